@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows one way: bus → driver → reading → filter → engine → event → sinks.
+// Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+let package = Package(
+    name: "ambience",
+    products: [
+        .executable(name: "ambience", targets: ["ambience"])
+    ],
+    targets: [
+        // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
+        .target(name: "AmbienceCore"),
+
+        // Typed errno, EINTR-safe descriptors, line reading: the one way this project makes syscalls.
+        .target(name: "AmbienceSystem"),
+
+        // The I2C bus protocol, i2c-dev, and the TSL2561 and BH1750 drivers.
+        .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
+        .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
+
+        // The mock bus and register-level chip emulators: for tests and `simulate`, never `run`.
+        .target(name: "AmbienceSimulation", dependencies: ["AmbienceCore", "AmbienceSensors"]),
+
+        // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
+        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
+        .target(name: "AmbienceOutputs", dependencies: ["AmbienceCore", "AmbienceSystem", "CGPIOD"]),
+
+        // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
+        .target(name: "TOML"),
+
+        // Configuration, board profiles, the run loop, signals, systemd, `simulate`.
+        .target(
+            name: "AmbienceDaemon",
+            dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs", "TOML"]),
+
+        // The command line only: arguments in, library calls, errors to exit codes.
+        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
+
+        .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
+        .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
+        .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
+        .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon"]),
+    ]
+)

@@ -1,0 +1,62 @@
+/// The control pipe's language (SPEC.md section 5):
+/// `override invert|regular|contrast [for DURATION]` and `override auto`.
+/// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`.
+public enum ControlLine {
+    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    public static func parse(_ line: String) throws(ParseError) -> Engine.OverrideCommand {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
+        guard words.first == "override" else {
+            throw ParseError(message: "expected 'override STATE [for DURATION]' or 'override auto'")
+        }
+        guard words.count >= 2 else { throw ParseError(message: "'override' needs a state or 'auto'") }
+        if words[1] == "auto" {
+            guard words.count == 2 else { throw ParseError(message: "'override auto' takes nothing after it") }
+            return .auto
+        }
+        guard let state = AmbienceState(rawValue: String(words[1])) else {
+            throw ParseError(message: "unknown state '\(words[1])': use invert, regular, contrast or auto")
+        }
+        switch words.count {
+        case 2:
+            return .hold(state, duration: nil)
+        case 4 where words[2] == "for":
+            return .hold(state, duration: try duration(words[3]))
+        default:
+            throw ParseError(message: "expected 'override \(state.rawValue) [for DURATION]'")
+        }
+    }
+
+    /// Seconds in a duration such as `90`, `2.5s`, `10m` or `1h30m`; it must be positive.
+    public static func duration<S: StringProtocol>(_ text: S) throws(ParseError) -> Double {
+        let invalid = ParseError(message: "'\(text)' is not a duration: use e.g. 90, 45s, 10m, 2h, 1h30m")
+        if let seconds = Double(String(text)) {
+            guard seconds.isFinite, seconds > 0 else { throw invalid }
+            return seconds
+        }
+        var total = 0.0
+        var number = ""
+        for character in text {
+            if character.isNumber || character == "." {
+                number.append(character)
+                continue
+            }
+            let unit: Double
+            switch character {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86_400
+            default: throw invalid
+            }
+            guard let value = Double(number), value.isFinite else { throw invalid }
+            total += value * unit
+            number = ""
+        }
+        guard number.isEmpty, total.isFinite, total > 0 else { throw invalid }
+        return total
+    }
+}

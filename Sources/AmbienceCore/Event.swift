@@ -1,0 +1,53 @@
+/// What the engine tells its sinks. Times are the engine's monotonic seconds; each sink
+/// renders them (wall-clock time in the daemon, the trace's seconds in `replay`).
+public struct Event: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        /// The state changed.
+        case change
+        /// The current state, repeated for a reader that just connected.
+        case current
+        /// No valid sample for `fault_after`: the state is held, not guessed.
+        case fault
+        /// The first valid sample after a fault.
+        case recovered
+    }
+
+    public enum Reason: String, Sendable {
+        case startup, light, override, auto
+    }
+
+    public var kind: Kind
+    /// nil only before the first valid sample or override.
+    public var state: AmbienceState?
+    public var previous: AmbienceState?
+    /// False on the very first delivery, so nothing animates on appearance.
+    public var animated: Bool
+    /// Why the state is what it is; nil on `fault` and `recovered`.
+    public var reason: Reason?
+    /// The raw lux of the sample behind the event, if a sample caused it.
+    public var lux: Double?
+    public var filtered: Double?
+    public var time: Double
+
+    public init(
+        kind: Kind, state: AmbienceState?, previous: AmbienceState?, animated: Bool, reason: Reason?,
+        lux: Double?, filtered: Double?, time: Double
+    ) {
+        self.kind = kind
+        self.state = state
+        self.previous = previous
+        self.animated = animated
+        self.reason = reason
+        self.lux = lux
+        self.filtered = filtered
+        self.time = time
+    }
+
+    /// The same event announced as `current`, for a reader that connects later.
+    public var asCurrent: Event {
+        var copy = self
+        copy.kind = .current
+        copy.animated = false
+        return copy
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An open file descriptor with EINTR-safe, typed-error calls. Closing is explicit.
+public struct FileDescriptor: Equatable, Hashable, Sendable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let standardInput = FileDescriptor(rawValue: 0)
+    public static let standardOutput = FileDescriptor(rawValue: 1)
+    public static let standardError = FileDescriptor(rawValue: 2)
+
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryOnInterrupt { Glibc.open(path, flags | O_CLOEXEC, mode) })
+    }
+
+    public func close() {
+        // Linux releases the descriptor even when close reports EINTR, so it is never retried.
+        _ = Glibc.close(rawValue)
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 means end of file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retryOnInterrupt { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// One write(2): returns how many bytes went out (possibly fewer than given).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retryOnInterrupt { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Writes everything, looping over short writes; for blocking descriptors.
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try bytes.withUnsafeBytes { buffer in
+                Result { () throws(Errno) in try write(UnsafeRawBufferPointer(rebasing: buffer[offset...])) }
+            }.get()
+        }
+    }
+
+    public func writeAll(_ text: String) throws(Errno) {
+        try writeAll(Array(text.utf8))
+    }
+}

@@ -1,0 +1,84 @@
+import AmbienceCore
+import AmbienceSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let replayCommand = Command(
+    name: "replay",
+    summary: "run the engine over a CSV trace of seconds,lux in simulated time",
+    usage: """
+        ambience replay FILE|- [--format json|plain]
+                              [--invert-regular FALL,RISE] [--regular-contrast FALL,RISE]
+                              [--tau S] [--dwell S] [--latency S] [--interval S] [--fault-after S]
+
+          Reads rows of seconds,lux (an optional header, '#' comments; 'nan' or an empty lux field
+          is a failed read) and writes one event line per event (SPEC.md section 5), "time" being
+          the row's seconds. Defaults (an indoor kiosk at 10 Hz): --invert-regular 20,50
+          --regular-contrast 2500,5000 --tau 2 --dwell 5 --latency 12 --interval 0.1 --fault-after 5.
+          Exit 0 at the end of the trace; 1 on a malformed row, after the events of the rows
+          before it; 2 on bad usage; 78 on thresholds or timing that break the guarantees.
+        """,
+    run: runReplay)
+
+private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
+    let format = try arguments.option("--format").map { text throws(UsageError) in
+        guard let format = EventLine.Format(rawValue: text) else {
+            throw UsageError("--format must be json or plain, not '\(text)'")
+        }
+        return format
+    } ?? .json
+    let configuration = try engineConfiguration(&arguments, defaults: .indoorKiosk)
+    guard let path = arguments.positional() else { throw UsageError("give a CSV file, or - for standard input") }
+    try arguments.finish()
+
+    let input: FileDescriptor
+    do {
+        input = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
+    } catch {
+        throw CommandFailure(message: "cannot open \(path): \(error)", exitCode: .failure)
+    }
+    defer { if input != .standardInput { input.close() } }
+
+    var replay = Replay(configuration: configuration, format: format)
+    var reader = LineReader(descriptor: input)
+    var output = BufferedWriter(descriptor: .standardOutput)
+    do {
+        while let line = try reader.nextLine() {
+            for eventLine in try replay.consume(String(decoding: line, as: UTF8.self)) {
+                try output.write(eventLine)
+            }
+        }
+        try output.flush()
+    } catch let error as Replay.RowError {
+        try? output.flush()
+        throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)
+    } catch let error as Errno {
+        try? output.flush()
+        throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)
+    }
+    return .ok
+}
+
+/// The engine's thresholds and timing from command-line options over `defaults`.
+func engineConfiguration(_ arguments: inout Arguments, defaults: EngineConfiguration) throws -> EngineConfiguration {
+    func boundary(_ name: String, _ fallback: Boundary) throws -> Boundary {
+        guard let text = try arguments.option(name) else { return fallback }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 2, let fall = parts[0], let rise = parts[1] else {
+            throw UsageError("\(name) takes FALL,RISE in lux, like 20,50; not '\(text)'")
+        }
+        return Boundary(fall: fall, rise: rise)
+    }
+    let thresholds = try Thresholds(
+        invertRegular: boundary("--invert-regular", defaults.thresholds.invertRegular),
+        regularContrast: boundary("--regular-contrast", defaults.thresholds.regularContrast))
+    return try EngineConfiguration(
+        thresholds: thresholds,
+        timeConstant: arguments.number("--tau") ?? defaults.timeConstant,
+        minimumDwell: arguments.number("--dwell") ?? defaults.minimumDwell,
+        latencyBound: arguments.number("--latency") ?? defaults.latencyBound,
+        sampleInterval: arguments.number("--interval") ?? defaults.sampleInterval,
+        faultAfter: arguments.number("--fault-after") ?? defaults.faultAfter)
+}
