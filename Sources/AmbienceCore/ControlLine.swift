@@ -14,7 +14,9 @@ public enum ControlLine {
         }
         guard words.count >= 2 else { throw ParseError(message: "'override' needs a state or 'auto'") }
         if words[1] == "auto" {
-            guard words.count == 2 else { throw ParseError(message: "'override auto' takes nothing after it") }
+            guard words.count == 2 else {
+                throw ParseError(message: "'override auto' takes nothing after it")
+            }
             return .auto
         }
         guard let state = AmbienceState(rawValue: String(words[1])) else {

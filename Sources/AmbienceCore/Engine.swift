@@ -53,8 +53,8 @@ public struct Engine: Sendable {
     public var nextDeadline: Double? {
         let fault = isFaulted ? nil : lastValidTime + configuration.faultAfter
         switch (fault, activeOverride?.until) {
-        case let (fault?, until?): return min(fault, until)
-        case let (fault, until): return fault ?? until
+        case (let fault?, let until?): return min(fault, until)
+        case (let fault, let until): return fault ?? until
         }
     }
 
@@ -120,7 +120,7 @@ public struct Engine: Sendable {
     public mutating func apply(_ command: OverrideCommand, at time: Double) -> [Event] {
         var events = advance(to: time)
         switch command {
-        case let .hold(wanted, duration):
+        case .hold(let wanted, let duration):
             activeOverride = Override(state: wanted, until: duration.map { time + $0 })
             if state != wanted { events.append(display(wanted, reason: .override, time: time)) }
         case .auto:
@@ -153,17 +153,21 @@ public struct Engine: Sendable {
         return [display(automaticState, reason: .auto, time: time)]
     }
 
-    private mutating func switchAutomatic(to target: AmbienceState, time: Double, lux: Double, filtered: Double) {
+    private mutating func switchAutomatic(
+        to target: AmbienceState, time: Double, lux: Double, filtered: Double
+    ) {
         automaticState = target
         lastLightSwitch = time
         let thresholds = configuration.thresholds
-        rawEvidence = Self.extend(nil, indicating: thresholds.indicated(from: target, lux: lux), besides: target, at: time)
+        rawEvidence = Self.extend(
+            nil, indicating: thresholds.indicated(from: target, lux: lux), besides: target, at: time)
         filteredEvidence = Self.extend(
             nil, indicating: thresholds.indicated(from: target, lux: filtered), besides: target, at: time)
     }
 
     private static func extend(
-        _ evidence: Evidence?, indicating indicated: AmbienceState, besides current: AmbienceState, at time: Double
+        _ evidence: Evidence?, indicating indicated: AmbienceState, besides current: AmbienceState,
+        at time: Double
     ) -> Evidence? {
         guard indicated != current else { return nil }
         if let evidence, evidence.state == indicated { return evidence }

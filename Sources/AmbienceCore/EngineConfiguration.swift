@@ -33,12 +33,14 @@ public struct EngineConfiguration: Equatable, Sendable {
         }
         guard sampleInterval.isFinite, sampleInterval > 0 else {
             throw ConfigurationError(
-                key: "sensor.interval", message: "P must be a positive number of seconds, not \(sampleInterval)")
+                key: "sensor.interval",
+                message: "P must be a positive number of seconds, not \(sampleInterval)")
         }
         guard latencyBound.isFinite, latencyBound >= 2 * minimumDwell + sampleInterval else {
             throw ConfigurationError(
                 key: "timing.latency",
-                message: "L (\(latencyBound) s) must be at least 2D + P = 2 × \(minimumDwell) + \(sampleInterval)"
+                message:
+                    "L (\(latencyBound) s) must be at least 2D + P = 2 × \(minimumDwell) + \(sampleInterval)"
                     + " = \(2 * minimumDwell + sampleInterval) s: a switch may wait out one dwell,"
                     + " then needs D of evidence, seen at samples P apart")
         }

@@ -34,7 +34,8 @@ public struct Replay {
             throw RowError(line: lineNumber, text: line, message: "seconds '\(fields[0])' is not a number")
         }
         guard time >= lastTime else {
-            throw RowError(line: lineNumber, text: line, message: "time goes backwards (previous row: \(lastTime) s)")
+            throw RowError(
+                line: lineNumber, text: line, message: "time goes backwards (previous row: \(lastTime) s)")
         }
         let lux: Double?
         if fields[1].isEmpty || fields[1].lowercased() == "nan" {
@@ -42,7 +43,8 @@ public struct Replay {
         } else if let value = Double(fields[1]), value.isFinite {
             lux = value
         } else {
-            throw RowError(line: lineNumber, text: line, message: "lux '\(fields[1])' is not a number, nan or empty")
+            throw RowError(
+                line: lineNumber, text: line, message: "lux '\(fields[1])' is not a number, nan or empty")
         }
         lastTime = time
         var engine = self.engine ?? Engine(configuration: configuration, startTime: time)
@@ -50,7 +52,8 @@ public struct Replay {
         self.engine = engine
         let rowTime = EventLine.isJSONNumber(fields[0]) ? String(fields[0]) : EventLine.number(time)
         return events.compactMap { event in
-            EventLine.encode(event, format: format, time: event.time == time ? rowTime : EventLine.number(event.time))
+            EventLine.encode(
+                event, format: format, time: event.time == time ? rowTime : EventLine.number(event.time))
         }
     }
 
@@ -67,7 +70,9 @@ public struct Replay {
         fields.allSatisfy { field in
             Double(field) == nil && field.first.map { $0.isLetter } == true
                 && field.lowercased() != "nan"
-                && field.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " || $0 == "(" || $0 == ")" }
+                && field.allSatisfy {
+                    $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " || $0 == "(" || $0 == ")"
+                }
         }
     }
 }

@@ -26,7 +26,8 @@ public struct Thresholds: Equatable, Sendable {
             ("regular_contrast.fall", regularContrast.fall), ("regular_contrast.rise", regularContrast.rise),
         ]
         for (key, value) in values where !value.isFinite {
-            throw ConfigurationError(key: "thresholds.\(key)", message: "must be a finite number of lux, not \(value)")
+            throw ConfigurationError(
+                key: "thresholds.\(key)", message: "must be a finite number of lux, not \(value)")
         }
         for boundary in [("invert_regular", invertRegular), ("regular_contrast", regularContrast)]
         where !(boundary.1.fall < boundary.1.rise) {

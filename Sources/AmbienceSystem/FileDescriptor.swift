@@ -12,7 +12,9 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
     public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
 
-    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(Errno) -> FileDescriptor {
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(Errno)
+        -> FileDescriptor
+    {
         FileDescriptor(rawValue: try retryOnInterrupt { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 

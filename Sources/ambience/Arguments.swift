@@ -26,7 +26,9 @@ struct Arguments {
     /// A number of seconds, lux, … given as `--name VALUE`.
     mutating func number(_ name: String) throws(UsageError) -> Double? {
         guard let text = try option(name) else { return nil }
-        guard let value = Double(text), value.isFinite else { throw UsageError("\(name): '\(text)' is not a number") }
+        guard let value = Double(text), value.isFinite else {
+            throw UsageError("\(name): '\(text)' is not a number")
+        }
         return value
     }
 
@@ -50,7 +52,8 @@ struct Arguments {
 
     func finish() throws(UsageError) {
         if let extra = words.first {
-            throw UsageError(extra.hasPrefix("-") ? "unknown option \(extra)" : "unexpected argument '\(extra)'")
+            throw UsageError(
+                extra.hasPrefix("-") ? "unknown option \(extra)" : "unexpected argument '\(extra)'")
         }
     }
 }

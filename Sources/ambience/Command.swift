@@ -64,7 +64,9 @@ enum Ambience {
 
     static var overview: String {
         let width = commands.map(\.name.count).max() ?? 0
-        let lines = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
+        let lines = commands.map {
+            "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
+        }
         return "usage: ambience COMMAND [OPTIONS]\n\ncommands:\n" + lines.joined(separator: "\n")
             + "\n\n'ambience COMMAND --help' shows a command's options."
     }

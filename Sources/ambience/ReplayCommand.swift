@@ -23,14 +23,17 @@ let replayCommand = Command(
     run: runReplay)
 
 private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
-    let format = try arguments.option("--format").map { text throws(UsageError) in
-        guard let format = EventLine.Format(rawValue: text) else {
-            throw UsageError("--format must be json or plain, not '\(text)'")
-        }
-        return format
-    } ?? .json
+    let format =
+        try arguments.option("--format").map { text throws(UsageError) in
+            guard let format = EventLine.Format(rawValue: text) else {
+                throw UsageError("--format must be json or plain, not '\(text)'")
+            }
+            return format
+        } ?? .json
     let configuration = try engineConfiguration(&arguments, defaults: .indoorKiosk)
-    guard let path = arguments.positional() else { throw UsageError("give a CSV file, or - for standard input") }
+    guard let path = arguments.positional() else {
+        throw UsageError("give a CSV file, or - for standard input")
+    }
     try arguments.finish()
 
     let input: FileDescriptor
@@ -62,7 +65,9 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
 }
 
 /// The engine's thresholds and timing from command-line options over `defaults`.
-func engineConfiguration(_ arguments: inout Arguments, defaults: EngineConfiguration) throws -> EngineConfiguration {
+func engineConfiguration(_ arguments: inout Arguments, defaults: EngineConfiguration) throws
+    -> EngineConfiguration
+{
     func boundary(_ name: String, _ fallback: Boundary) throws -> Boundary {
         guard let text = try arguments.option(name) else { return fallback }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
