@@ -1,0 +1,90 @@
+import AmbienceCore
+import Testing
+
+struct EventLineTests {
+    let change = Event(
+        kind: .change, state: .invert, previous: .regular, animated: true, reason: .light, lux: 3.2,
+        filtered: 4.1,
+        time: 12)
+
+    @Test func jsonLineHasEveryKeyInSpecOrder() {
+        let line = EventLine.encode(change, format: .json, time: "\"2026-11-29T21:00:00.123Z\"")
+        #expect(
+            line
+                == #"{"event":"change","state":"invert","previous":"regular","animated":true,"reason":"light","lux":3.2,"filtered":4.1,"time":"2026-11-29T21:00:00.123Z"}"#
+                + "\n")
+    }
+
+    @Test func missingValuesAreNull() {
+        let fault = Event(
+            kind: .fault, state: nil, previous: nil, animated: false, reason: nil, lux: nil, filtered: .nan,
+            time: 0)
+        #expect(
+            EventLine.encode(fault, format: .json, time: "0")
+                == #"{"event":"fault","state":null,"previous":null,"animated":false,"reason":null,"lux":null,"filtered":null,"time":0}"#
+                + "\n")
+    }
+
+    @Test func linesStayFarBelowPipeBuf() {
+        var longest = change
+        longest.lux = -1.2345678901234567e-300
+        longest.filtered = 1.2345678901234567e300
+        let line = EventLine.encode(longest, format: .json, time: "\"2026-11-29T21:00:00.123Z\"")!
+        #expect(line.utf8.count < 512)  // POSIX guarantees atomic writes up to 512 bytes
+    }
+
+    @Test(arguments: [
+        (0.0, "0"), (5, "5"), (3.2, "3.2"), (-0.0, "0"), (0.1, "0.1"), (1e20, "1e+20"), (2.5e-7, "2.5e-07"),
+    ])
+    func numbersReadBackExactly(value: Double, text: String) {
+        #expect(EventLine.number(value) == text)
+        #expect(Double(text) == value)
+    }
+
+    @Test func plainWritesOnlyStateWordsOfChanges() {
+        #expect(EventLine.encode(change, format: .plain, time: "0") == "invert\n")
+        #expect(EventLine.encode(change.asCurrent, format: .plain, time: "0") == "invert\n")
+        var fault = change
+        fault.kind = .fault
+        #expect(EventLine.encode(fault, format: .plain, time: "0") == nil)
+    }
+
+    @Test func currentIsNeverAnimated() {
+        #expect(change.asCurrent.kind == .current)
+        #expect(change.asCurrent.animated == false)
+        #expect(change.asCurrent.state == change.state)
+    }
+
+    @Test(arguments: ["0", "-1", "12.5", "1e3", "1E-3", "0.25e+2", "-0.0"])
+    func acceptsJSONNumbers(text: String) {
+        #expect(EventLine.isJSONNumber(text))
+    }
+
+    @Test(arguments: ["", "01", "+1", "1.", ".5", "1e", "nan", "inf", "0x10", "1 ", "--1", "1e+"])
+    func rejectsWhatJSONDoesNotAllow(text: String) {
+        #expect(!EventLine.isJSONNumber(text))
+    }
+}
+
+struct ControlLineTests {
+    @Test(arguments: [
+        ("override invert", Engine.OverrideCommand.hold(.invert, duration: nil)),
+        ("override contrast for 10m", .hold(.contrast, duration: 600)),
+        ("  override   regular for 1h30m\r", .hold(.regular, duration: 5400)),
+        ("override invert for 90", .hold(.invert, duration: 90)),
+        ("override invert for 2.5s", .hold(.invert, duration: 2.5)),
+        ("override auto", .auto),
+    ])
+    func parses(line: String, expected: Engine.OverrideCommand) throws {
+        #expect(try ControlLine.parse(line) == expected)
+    }
+
+    @Test(arguments: [
+        "", "override", "override dark", "override auto now", "override invert for", "override invert for 0",
+        "override invert for -5", "override invert for 10x", "override invert during 5m", "set invert",
+        "override invert for inf", "override invert for 1h30", "override invert for m",
+    ])
+    func rejects(line: String) {
+        #expect(throws: ControlLine.ParseError.self) { try ControlLine.parse(line) }
+    }
+}

@@ -1,0 +1,123 @@
+#!/bin/bash
+# Command-line tests of the built `ambience` binary: what a user sees (output lines, exit codes,
+# error messages). Usage: Tests/cli/run.sh PATH-TO-AMBIENCE
+set -uo pipefail
+BIN=$(realpath "${1:-.build/debug/ambience}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+passed=0 failed=0
+
+check() {  # check NAME COMMAND...: runs COMMAND, counts a pass when it exits 0
+    local name=$1; shift
+    # Not inside `if`, so that set -e in the subshell stops at the first failing command.
+    ( set -e; "$@" ) >"$WORK/log" 2>&1
+    if [ $? = 0 ]; then
+        passed=$((passed + 1)); echo "ok   $name"
+    else
+        failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$WORK/log"
+    fi
+}
+
+expect_exit() {  # expect_exit CODE COMMAND...
+    local want=$1; shift
+    local got=0
+    "$@" >"$WORK/out" 2>"$WORK/err" || got=$?
+    [ "$got" = "$want" ] || { echo "exit $got, wanted $want; stderr:"; cat "$WORK/err"; return 1; }
+}
+
+valid_json_lines() {  # every line of FILE is a JSON object with the protocol's keys
+    python3 - "$1" <<'PY'
+import json, sys
+keys = ["event", "state", "previous", "animated", "reason", "lux", "filtered", "time"]
+for number, line in enumerate(open(sys.argv[1]), 1):
+    event = json.loads(line)
+    assert list(event) == keys, (number, line)
+    assert event["event"] in ("change", "current", "fault", "recovered"), line
+    assert event["state"] in (None, "invert", "regular", "contrast"), line
+    assert isinstance(event["time"], (int, float)), line
+PY
+}
+
+replay_day_is_valid_json() {
+    "$BIN" replay "$ROOT/examples/day.csv" --interval 1 --fault-after 10 >"$WORK/day.jsonl"
+    valid_json_lines "$WORK/day.jsonl"
+    [ "$(grep -c '"event":"change"' "$WORK/day.jsonl")" -ge 5 ]
+    grep -q '"event":"fault"' "$WORK/day.jsonl" && grep -q '"event":"recovered"' "$WORK/day.jsonl"
+}
+
+replay_reads_standard_input() {
+    printf '0,1\n1,1\n' | "$BIN" replay - >"$WORK/out"
+    grep -q '"state":"invert"' "$WORK/out"
+}
+
+malformed_row_exits_1_after_earlier_events() {
+    printf 'seconds,lux\n0,300\n1,300\n2,oops\n3,300\n' >"$WORK/bad.csv"
+    expect_exit 1 "$BIN" replay "$WORK/bad.csv"
+    grep -q '"state":"regular"' "$WORK/out"
+    grep -q 'line 4' "$WORK/err" && grep -q '2,oops' "$WORK/err"
+}
+
+unknown_option_is_usage_error() {
+    expect_exit 2 "$BIN" replay --colour red - </dev/null
+    grep -q 'unknown option --colour' "$WORK/err"
+}
+
+missing_file_argument_is_usage_error() { expect_exit 2 "$BIN" replay; }
+unknown_command_is_usage_error() { expect_exit 2 "$BIN" frobnicate; }
+
+latency_below_2d_plus_p_is_configuration_error() {
+    expect_exit 78 "$BIN" replay --dwell 5 --latency 10 --interval 1 - </dev/null
+    grep -q 'timing.latency' "$WORK/err" && grep -q '2D + P' "$WORK/err"
+}
+
+unordered_thresholds_are_configuration_error() {
+    expect_exit 78 "$BIN" replay --invert-regular 100,50 - </dev/null
+    grep -q 'thresholds.invert_regular' "$WORK/err"
+}
+
+unreadable_file_is_runtime_error() {
+    expect_exit 1 "$BIN" replay "$WORK/does-not-exist.csv"
+    grep -q 'does-not-exist.csv' "$WORK/err"
+}
+
+empty_input_prints_nothing() {
+    expect_exit 0 "$BIN" replay - </dev/null
+    [ ! -s "$WORK/out" ]
+}
+
+random_input_never_crashes() {
+    # Mangled traces: every run ends with 0 or 1, and whatever it printed is valid JSON lines.
+    for seed in $(seq 1 60); do
+        python3 - "$seed" >"$WORK/random.csv" <<'PY'
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+pieces = ["", "nan", "-1", "1e308", "1e-320", "0x10", "inf", "#", ",", " ", "\t", "\r", "é", "\x00", "9" * 400]
+t = 0.0
+for _ in range(rng.randrange(1, 300)):
+    t += rng.choice([0, 0.01, 0.5, 1, 30])
+    lux = rng.choice([str(rng.uniform(0, 1e5)), rng.choice(pieces)])
+    line = f"{t},{lux}" if rng.random() < 0.97 else "".join(rng.choice(pieces) for _ in range(3))
+    print(line)
+PY
+        rc=0
+        "$BIN" replay "$WORK/random.csv" >"$WORK/out" 2>"$WORK/err" || rc=$?
+        [ $rc = 0 ] || [ $rc = 1 ] || { echo "seed $seed: exit $rc"; cat "$WORK/err"; return 1; }
+        [ ! -s "$WORK/out" ] || valid_json_lines "$WORK/out" || { echo "seed $seed: bad JSON"; return 1; }
+    done
+}
+
+help_lists_commands() {
+    "$BIN" --help | grep -q replay
+    "$BIN" replay --help | grep -q -- '--latency'
+}
+
+for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_exits_1_after_earlier_events \
+    unknown_option_is_usage_error missing_file_argument_is_usage_error unknown_command_is_usage_error \
+    latency_below_2d_plus_p_is_configuration_error unordered_thresholds_are_configuration_error \
+    unreadable_file_is_runtime_error empty_input_prints_nothing random_input_never_crashes help_lists_commands; do
+    check "$test" "$test"
+done
+echo "cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]
