@@ -22,51 +22,66 @@ public struct Replay {
 
     /// The event lines caused by one line of input (often none).
     public mutating func consume(_ line: String) throws(RowError) -> [String] {
+        try consume(Array(line.utf8)[...])
+    }
+
+    /// The same, straight from the bytes of a line (without its newline): no String per line.
+    public mutating func consume(_ line: ArraySlice<UInt8>) throws(RowError) -> [String] {
         lineNumber += 1
-        let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let fields = content.split(separator: ",", omittingEmptySubsequences: false).map(Self.trimmed)
-        if fields.count == 1 && fields[0].isEmpty { return [] }
-        guard fields.count == 2 else {
-            throw RowError(line: lineNumber, text: line, message: "expected two fields, seconds,lux")
+        let content = line.firstIndex(of: UInt8(ascii: "#")).map { line[..<$0] } ?? line
+        guard let comma = content.firstIndex(of: UInt8(ascii: ",")) else {
+            if Self.trimmed(content).isEmpty { return [] }
+            throw error("expected two fields, seconds,lux", in: line)
         }
-        if engine == nil && Self.isHeader(fields) { return [] }
-        guard let time = Double(fields[0]), time.isFinite else {
-            throw RowError(line: lineNumber, text: line, message: "seconds '\(fields[0])' is not a number")
+        let secondsField = String(decoding: Self.trimmed(content[..<comma]), as: UTF8.self)
+        let luxBytes = Self.trimmed(content[(comma + 1)...])
+        guard !luxBytes.contains(UInt8(ascii: ",")) else {
+            throw error("expected two fields, seconds,lux", in: line)
+        }
+        let luxField = String(decoding: luxBytes, as: UTF8.self)
+        if engine == nil && Self.isHeader([secondsField, luxField]) { return [] }
+        guard let time = Double(secondsField), time.isFinite else {
+            throw error("seconds '\(secondsField)' is not a number", in: line)
         }
         guard time >= lastTime else {
-            throw RowError(
-                line: lineNumber, text: line, message: "time goes backwards (previous row: \(lastTime) s)")
+            throw error("time goes backwards (previous row: \(lastTime) s)", in: line)
         }
         let lux: Double?
-        if fields[1].isEmpty || fields[1].lowercased() == "nan" {
+        if luxField.isEmpty || luxField.lowercased() == "nan" {
             lux = nil
-        } else if let value = Double(fields[1]), value.isFinite {
+        } else if let value = Double(luxField), value.isFinite {
             lux = value
         } else {
-            throw RowError(
-                line: lineNumber, text: line, message: "lux '\(fields[1])' is not a number, nan or empty")
+            throw error("lux '\(luxField)' is not a number, nan or empty", in: line)
         }
         lastTime = time
         var engine = self.engine ?? Engine(configuration: configuration, startTime: time)
         let events = engine.ingest(Sample(time: time, lux: lux))
         self.engine = engine
-        let rowTime = EventLine.isJSONNumber(fields[0]) ? String(fields[0]) : EventLine.number(time)
+        if events.isEmpty { return [] }
+        let rowTime = EventLine.isJSONNumber(secondsField) ? secondsField : EventLine.number(time)
         return events.compactMap { event in
             EventLine.encode(
                 event, format: format, time: event.time == time ? rowTime : EventLine.number(event.time))
         }
     }
 
-    private static func trimmed(_ text: Substring) -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }),
-            let last = text.lastIndex(where: { !isSpace($0) })
-        else { return text[text.endIndex...] }
-        return text[first...last]
+    private func error(_ message: String, in line: ArraySlice<UInt8>) -> RowError {
+        RowError(line: lineNumber, text: String(decoding: line, as: UTF8.self), message: message)
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isSpace: (UInt8) -> Bool = {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r")
+        }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+            let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
     }
 
     /// Column names such as `seconds,lux`: words, not numbers.
-    private static func isHeader(_ fields: [Substring]) -> Bool {
+    private static func isHeader(_ fields: [String]) -> Bool {
         fields.allSatisfy { field in
             Double(field) == nil && field.first.map { $0.isLetter } == true
                 && field.lowercased() != "nan"

@@ -49,7 +49,7 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
     var output = BufferedWriter(descriptor: .standardOutput)
     do {
         while let line = try reader.nextLine() {
-            for eventLine in try replay.consume(String(decoding: line, as: UTF8.self)) {
+            for eventLine in try replay.consume(line) {
                 try output.write(eventLine)
             }
         }
