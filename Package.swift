@@ -23,8 +23,10 @@ let package = Package(
         .target(name: "AmbienceSimulation", dependencies: ["AmbienceCore", "AmbienceSensors"]),
 
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
+        // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
-        .target(name: "AmbienceOutputs", dependencies: ["AmbienceCore", "AmbienceSystem", "CGPIOD"]),
+        .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
+        .target(name: "AmbienceOutputs", dependencies: ["AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
