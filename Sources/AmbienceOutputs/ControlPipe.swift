@@ -1,0 +1,158 @@
+import AmbienceCore
+import AmbienceSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The control pipe (SPEC.md section 5): `override STATE [for DURATION]` and `override auto`
+/// lines from `ambience override` or anyone allowed to write. Read without blocking on the
+/// daemon's tick; `descriptor` can also join the loop's poll(2) so an override acts at once.
+public final class ControlPipe {
+    public static let defaultPath = "/run/ambience/control"
+    /// Longer lines are not commands; they are dropped rather than buffered without end.
+    static let maximumLineLength = 1024
+
+    public enum Input: Equatable, Sendable {
+        case command(Engine.OverrideCommand)
+        /// A line that is not a command, with why, for the daemon to log. Nothing else changes.
+        case rejected(line: String, reason: String)
+    }
+
+    public let path: String
+    private var reader: FileDescriptor?
+    /// Our own write end: without it the read end sees end-of-file each time a writer closes,
+    /// and a poll(2) on it would spin until the next writer.
+    private var keepAlive: FileDescriptor?
+    private var partial: [UInt8] = []
+    private var discardingLongLine = false
+    private var report: FaultReport
+
+    /// Creates the pipe if needed, with `mode` and `group` (see `Files.prepareFIFO`), and opens it.
+    public init(
+        path: String = ControlPipe.defaultPath, mode: mode_t = 0o660, group: String? = nil,
+        key: String = "control", log: @escaping OutputLog
+    ) throws(OutputError) {
+        self.path = path
+        report = FaultReport(log: log)
+        try Files.prepareFIFO(path, mode: mode, group: group, key: key)
+        do {
+            reader = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
+            keepAlive = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
+        } catch {
+            close()
+            throw Files.failure("open", path, error)
+        }
+    }
+
+    deinit { close() }
+
+    /// The read end, readable when input is waiting.
+    public var descriptor: FileDescriptor? { reader }
+
+    /// Everything written since the last call, in order; never waits.
+    public func read() -> [Input] {
+        guard let reader else { return [] }
+        var inputs: [Input] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let result = buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(Errno) in try reader.read(into: bytes) }
+            }
+            switch result {
+            case .success(let count) where count > 0:
+                split(buffer[..<count], into: &inputs)
+                continue
+            case .success, .failure(.wouldBlock):
+                report.succeeded("\(path): reading again")
+            case .failure(let error):
+                report.failed("\(path): cannot read: \(error)")
+            }
+            return inputs
+        }
+    }
+
+    public func close() {
+        reader?.close()
+        keepAlive?.close()
+        reader = nil
+        keepAlive = nil
+    }
+
+    private func split(_ bytes: ArraySlice<UInt8>, into inputs: inout [Input]) {
+        for byte in bytes {
+            if byte != UInt8(ascii: "\n") {
+                if partial.count < Self.maximumLineLength {
+                    partial.append(byte)
+                } else if !discardingLongLine {
+                    discardingLongLine = true
+                    let start = String(decoding: partial.prefix(40), as: UTF8.self)
+                    inputs.append(
+                        .rejected(
+                            line: start + "…", reason: "line longer than \(Self.maximumLineLength) bytes"))
+                }
+                continue
+            }
+            defer {
+                partial.removeAll(keepingCapacity: true)
+                discardingLongLine = false
+            }
+            guard !discardingLongLine else { continue }
+            let line = String(decoding: partial, as: UTF8.self)
+            if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+            do {
+                inputs.append(.command(try ControlLine.parse(line)))
+            } catch {
+                inputs.append(.rejected(line: line, reason: error.message))
+            }
+        }
+    }
+}
+
+extension ControlPipe {
+    /// Why `send` could not hand a line to the daemon.
+    public enum SendError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The pipe is missing, or no one reads it.
+        case daemonNotRunning(path: String)
+        /// The daemon has not read what was sent before.
+        case daemonNotReading(path: String)
+        case failed(OutputError)
+
+        public var description: String {
+            switch self {
+            case .daemonNotRunning(let path):
+                "the daemon is not running (no one reads \(path))"
+            case .daemonNotReading(let path):
+                "the daemon is not reading \(path): is it stuck?"
+            case .failed(let error):
+                error.description
+            }
+        }
+    }
+
+    /// Writes one line to the control pipe, as `ambience override` does: never waits, and never
+    /// creates the pipe (only the daemon does).
+    public static func send(_ line: String, to path: String = ControlPipe.defaultPath) throws(SendError) {
+        let pipe: FileDescriptor
+        do {
+            pipe = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
+        } catch {
+            // ENXIO: a named pipe without a reader. ENOENT: not even the pipe.
+            if error == .noDevice || error == .noSuchFile { throw .daemonNotRunning(path: path) }
+            throw .failed(Files.failure("open", path, error))
+        }
+        defer { pipe.close() }
+        var info = stat()
+        guard fstat(pipe.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
+            throw .failed(.notAFIFO(path: path, found: Files.kind(info.st_mode)))
+        }
+        let bytes = Array((line.hasSuffix("\n") ? line : line + "\n").utf8)
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try pipe.write(buffer) } }
+        switch result {
+        case .success(let count) where count == bytes.count: return
+        case .success, .failure(.wouldBlock): throw .daemonNotReading(path: path)
+        case .failure(.brokenPipe): throw .daemonNotRunning(path: path)
+        case .failure(let error): throw .failed(Files.failure("write to", path, error))
+        }
+    }
+}

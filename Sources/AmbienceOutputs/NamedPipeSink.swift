@@ -1,0 +1,202 @@
+import AmbienceCore
+import AmbienceSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The named pipe the kiosk reads (SPEC.md section 5): one event line per write(2), each below
+/// PIPE_BUF so it is never torn; a `current` line first for every new reader; lines dropped,
+/// never waited for, when the reader is slow, after which the reader is brought back to the
+/// latest state.
+///
+/// A reader is noticed in `poll`: when none was connected, opening the write end without
+/// blocking succeeds as soon as one is there (ENXIO until then); while one is connected,
+/// inotify reports every further open of the pipe, so a reader that replaced another between
+/// two ticks still gets its `current` line. When the last reader leaves, the write end is
+/// closed, which discards whatever it left unread: the next reader starts clean.
+public final class NamedPipeSink: Sink {
+    public struct Configuration: Sendable {
+        public var path: String
+        public var format: EventLine.Format
+        public var mode: mode_t
+        /// A group name or number; nil leaves the creator's group.
+        public var group: String?
+        /// The configuration key of this pipe, for errors such as "<key>.group".
+        public var key: String
+
+        public init(
+            path: String = "/run/ambience/state", format: EventLine.Format = .json, mode: mode_t = 0o660,
+            group: String? = nil, key: String = "pipe"
+        ) {
+            self.path = path
+            self.format = format
+            self.mode = mode
+            self.group = group
+            self.key = key
+        }
+    }
+
+    public let configuration: Configuration
+    private let renderTime: EventTimeRenderer
+    private var report: FaultReport
+    private var writer: FileDescriptor?
+    private var openWatch: FileDescriptor?
+    /// The latest change or current event: what a new reader is told first.
+    private var latestState: Event?
+    /// The fault event while the sensor is faulted, told to new readers after `current`.
+    private var activeFault: Event?
+    /// The connected reader may have missed lines (it is new, or the pipe was full).
+    private var needsResync = false
+
+    /// Creates the pipe if needed (see `Files.prepareFIFO`) and starts watching for readers.
+    /// SIGPIPE is set to be ignored: a reader leaving must be an EPIPE, not the daemon's end.
+    public init(
+        _ configuration: Configuration, renderTime: @escaping EventTimeRenderer, log: @escaping OutputLog
+    ) throws(OutputError) {
+        self.configuration = configuration
+        self.renderTime = renderTime
+        report = FaultReport(log: log)
+        signal(SIGPIPE, SIG_IGN)
+        try Files.prepareFIFO(
+            configuration.path, mode: configuration.mode, group: configuration.group, key: configuration.key)
+        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if watch >= 0 {
+            if inotify_add_watch(watch, configuration.path, UInt32(IN_OPEN)) >= 0 {
+                openWatch = FileDescriptor(rawValue: watch)
+            } else {
+                Glibc.close(watch)
+            }
+        }
+    }
+
+    deinit { close() }
+
+    /// Whether a reader is connected, as of the last call.
+    public var isConnected: Bool { writer != nil }
+
+    public func deliver(_ event: Event) {
+        switch event.kind {
+        case .change, .current: latestState = event
+        case .fault: activeFault = event
+        case .recovered: activeFault = nil
+        }
+        guard writer != nil else { return }
+        if needsResync {
+            resync()
+        } else if let line = line(for: event) {
+            send(line)
+        }
+    }
+
+    public func poll(now: Double) {
+        let readerArrived = drainOpenEvents()
+        if let writer, readersGone(writer) { disconnect() }
+        if writer == nil {
+            connect()
+        } else if readerArrived {
+            needsResync = true
+        }
+        if writer != nil, needsResync { resync() }
+    }
+
+    public func close() {
+        disconnect()
+        openWatch?.close()
+        openWatch = nil
+    }
+
+    private func line(for event: Event) -> [UInt8]? {
+        guard let text = EventLine.encode(event, format: configuration.format, time: renderTime(event.time))
+        else {
+            return nil
+        }
+        let bytes = Array(text.utf8)
+        // Only writes of at most PIPE_BUF bytes are atomic; a longer line could be torn, so it
+        // is never written. Event lines are a few hundred bytes, so this does not happen.
+        return bytes.count <= Int(PIPE_BUF) ? bytes : nil
+    }
+
+    private enum Outcome { case written, full, gone }
+
+    @discardableResult
+    private func send(_ line: [UInt8]) -> Outcome {
+        guard let writer else { return .gone }
+        let result = line.withUnsafeBytes { bytes in Result { () throws(Errno) in try writer.write(bytes) } }
+        switch result {
+        case .success:
+            return .written
+        case .failure(.wouldBlock):
+            // Full: this line is dropped; the reader gets the latest state once it drains.
+            needsResync = true
+            return .full
+        case .failure:
+            // EPIPE (the reader left) or anything else: wait for the next reader.
+            disconnect()
+            return .gone
+        }
+    }
+
+    /// Brings the reader to the present: the current state, then the fault if one holds.
+    private func resync() {
+        let lines = [latestState?.asCurrent, activeFault].compactMap { $0.flatMap(line(for:)) }
+        for line in lines where send(line) != .written { return }
+        needsResync = false
+    }
+
+    private func connect() {
+        let path = configuration.path
+        let opened: FileDescriptor
+        do {
+            opened = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
+        } catch .noDevice {
+            report.succeeded("\(path): the named pipe can be opened again")
+            return  // no reader yet: not an error
+        } catch {
+            let reason = error == Errno(rawValue: ELOOP) ? "it is now a symbolic link" : "\(error)"
+            report.failed("\(path): cannot open the named pipe for writing: \(reason)")
+            return
+        }
+        var info = stat()
+        guard fstat(opened.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
+            opened.close()
+            report.failed("\(path): no longer a named pipe (\(Files.kind(info.st_mode))); not writing to it")
+            return
+        }
+        report.succeeded("\(path): the named pipe can be opened again")
+        writer = opened
+        // Our own open shows up as an open event too; whoever opened before now is
+        // connected already and gets the lines below.
+        _ = drainOpenEvents()
+        needsResync = true
+    }
+
+    private func disconnect() {
+        writer?.close()
+        writer = nil
+        needsResync = false
+    }
+
+    /// POLLERR on a pipe's write end means no reader is left.
+    private func readersGone(_ writer: FileDescriptor) -> Bool {
+        var request = pollfd(fd: writer.rawValue, events: Int16(POLLOUT), revents: 0)
+        guard Glibc.poll(&request, 1, 0) == 1 else { return false }
+        return request.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
+    /// Reads all pending inotify events; true if the pipe was opened since the last time.
+    private func drainOpenEvents() -> Bool {
+        guard let openWatch else { return false }
+        var opened = false
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                (try? openWatch.read(into: bytes)) ?? 0
+            }
+            guard count > 0 else { return opened }
+            // Every event here is IN_OPEN (or IN_IGNORED if the pipe was removed): either way,
+            // a resync is the safe answer.
+            opened = true
+        }
+    }
+}

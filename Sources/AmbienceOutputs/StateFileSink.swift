@@ -1,0 +1,62 @@
+import AmbienceCore
+import AmbienceSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The state file (SPEC.md section 5): the latest event line, replaced atomically, so
+/// `ambience status` and anyone else reading it sees a whole line, old or new, never a part.
+public final class StateFileSink: Sink {
+    public static let defaultPath = "/run/ambience/state.json"
+
+    public let path: String
+    private let mode: mode_t
+    private let renderTime: EventTimeRenderer
+    private var report: FaultReport
+    /// A line that could not be written yet, retried on `poll`.
+    private var pending: String?
+    private var nextRetry = -Double.infinity
+
+    /// Creates the parent directory if needed. The file appears with the first event.
+    public init(
+        path: String = StateFileSink.defaultPath, mode: mode_t = 0o644,
+        renderTime: @escaping EventTimeRenderer, log: @escaping OutputLog
+    ) throws(OutputError) {
+        self.path = path
+        self.mode = mode
+        self.renderTime = renderTime
+        report = FaultReport(log: log)
+        try Files.makeDirectories(Files.parent(of: path))
+    }
+
+    public func deliver(_ event: Event) {
+        pending = EventLine.encode(event, format: .json, time: renderTime(event.time))
+        write()
+    }
+
+    /// Retries a failed write at most once a second.
+    public func poll(now: Double) {
+        guard pending != nil, now >= nextRetry else { return }
+        nextRetry = now + 1
+        write()
+    }
+
+    /// Removes the file, so that `status` does not present a stopped daemon's last state as current.
+    public func close() {
+        pending = nil
+        unlink(path)
+    }
+
+    private func write() {
+        guard let line = pending else { return }
+        do {
+            // /run is a tmpfs: syncing the directory would buy nothing there.
+            try Files.replaceAtomically(path, with: line, mode: mode, durable: false)
+            pending = nil
+            report.succeeded("\(path): written again")
+        } catch {
+            report.failed("\(path): \(error)")
+        }
+    }
+}

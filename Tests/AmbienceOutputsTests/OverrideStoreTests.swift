@@ -1,0 +1,40 @@
+import AmbienceCore
+import Testing
+
+@testable import AmbienceOutputs
+
+@Suite struct OverrideStoreTests {
+    let directory = TemporaryDirectory()
+
+    @Test func aHeldStateWithoutExpiryIsRestored() throws {
+        let store = OverrideStore(directory: directory.file("var/lib/ambience"))
+        try store.save(.hold(.contrast, duration: nil), wallClockNow: 1000)
+        #expect(contents(store.path) == "contrast\n")
+        #expect(try store.restore(wallClockNow: 9_000_000) == .hold(.contrast, duration: nil))
+    }
+
+    @Test func anExpiryIsRestoredAsTheTimeLeft() throws {
+        let store = OverrideStore(directory: directory.path)
+        try store.save(.hold(.invert, duration: 600), wallClockNow: 1_764_450_000.5)
+        #expect(try store.restore(wallClockNow: 1_764_450_100.5) == .hold(.invert, duration: 500))
+        #expect(try store.restore(wallClockNow: 1_764_450_600.5) == nil)
+        #expect(try store.restore(wallClockNow: 1_764_460_000) == nil)
+    }
+
+    @Test func autoRemovesTheRecord() throws {
+        let store = OverrideStore(directory: directory.path)
+        try store.save(.auto, wallClockNow: 0)
+        try store.save(.hold(.regular, duration: nil), wallClockNow: 0)
+        try store.save(.auto, wallClockNow: 5)
+        #expect(contents(store.path) == nil)
+        #expect(try store.restore(wallClockNow: 10) == nil)
+    }
+
+    @Test func aFileWeDidNotWriteIsAnErrorNotAGuess() throws {
+        let store = OverrideStore(directory: directory.path)
+        for text in ["dim\n", "invert until soon\n", "invert for 10\n", "\n"] {
+            try Files.replaceAtomically(store.path, with: text, mode: 0o644, durable: false)
+            #expect(throws: OutputError.self) { try store.restore(wallClockNow: 0) }
+        }
+    }
+}
