@@ -28,7 +28,10 @@ struct Command: Sendable {
 
 enum Ambience {
     static let commands: [Command] = [
-        replayCommand
+        replayCommand,
+        overrideCommand,
+        statusCommand,
+        watchCommand,
     ]
 
     static func main(_ words: [String]) -> Int32 {
