@@ -6,7 +6,7 @@
 /// `f += (1 - exp(-Δt/τ)) * (x - f)`. The first valid sample seeds it, and so does the first
 /// one after more than 5τ without any, since the old value says nothing about the light by then.
 public struct EMAFilter: Equatable, Sendable {
-    public let timeConstant: Double
+    public var timeConstant: Double
     public private(set) var value: Double?
     private var lastTime: Double = 0
 

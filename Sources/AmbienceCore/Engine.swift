@@ -7,7 +7,7 @@
 /// light-driven switches are at least D apart. Hence the state of an unambiguous level is
 /// reached within D + P of its first sample, or within 2D + P when a switch has just happened.
 public struct Engine: Sendable {
-    public let configuration: EngineConfiguration
+    public private(set) var configuration: EngineConfiguration
 
     /// What the sinks were last told; nil before the first valid sample or override.
     public private(set) var state: AmbienceState?
@@ -102,6 +102,16 @@ public struct Engine: Sendable {
         switchAutomatic(to: target, time: time, lux: lux, filtered: filtered)
         if activeOverride == nil { events.append(display(target, reason: .light, time: time)) }
         return events
+    }
+
+    /// Takes new thresholds and timing (a configuration reload) without a restart: the state,
+    /// any override, a fault and the filtered value carry over; the evidence gathered so far is
+    /// dropped, since it was judged against the old thresholds.
+    public mutating func reconfigure(_ newConfiguration: EngineConfiguration) {
+        configuration = newConfiguration
+        filter.timeConstant = newConfiguration.timeConstant
+        rawEvidence = nil
+        filteredEvidence = nil
     }
 
     /// Moves time on without a sample: raises a fault or ends an expired override when due.

@@ -211,3 +211,29 @@ struct EngineOverrideTests {
         #expect(events.map(\.state) == [.invert, .contrast, .regular])
     }
 }
+
+struct EngineReconfigurationTests {
+    @Test func newThresholdsApplyWithoutLosingTheState() throws {
+        var engine = Engine(configuration: testConfiguration(), startTime: 0)
+        _ = engine.ingest(Sample(time: 0, lux: 300))
+        for time in stride(from: 1.0, through: 20, by: 1) {
+            #expect(engine.ingest(Sample(time: time, lux: 300)).isEmpty)
+        }
+        // 300 lux is regular under the old thresholds and sunlight under the new ones.
+        let brighter = try Thresholds(
+            invertRegular: Boundary(fall: 5, rise: 10), regularContrast: Boundary(fall: 100, rise: 200))
+        engine.reconfigure(
+            try EngineConfiguration(
+                thresholds: brighter, timeConstant: 1, minimumDwell: 5, latencyBound: 12, sampleInterval: 1,
+                faultAfter: 10))
+        #expect(engine.state == .regular)
+        #expect(engine.filteredLux == 300)
+        var switched: [Event] = []
+        for time in stride(from: 21.0, through: 30, by: 1) {
+            switched += engine.ingest(Sample(time: time, lux: 300))
+        }
+        // Evidence starts afresh at the first sample after the reload: 21, complete at 26.
+        #expect(switched.map(\.state) == [.contrast])
+        #expect(switched.first?.time == 26)
+    }
+}
