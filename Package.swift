@@ -13,7 +13,8 @@ let package = Package(
         .target(name: "AmbienceCore"),
 
         // Typed errno, EINTR-safe descriptors, line reading: the one way this project makes syscalls.
-        .target(name: "AmbienceSystem"),
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        .target(name: "AmbienceSystem", dependencies: ["CLinux"]),
 
         // The I2C bus protocol, i2c-dev, and the TSL2561 and BH1750 drivers.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
@@ -34,7 +35,9 @@ let package = Package(
         // Configuration, board profiles, the run loop, signals, systemd, `simulate`.
         .target(
             name: "AmbienceDaemon",
-            dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs", "TOML"]),
+            dependencies: [
+                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs", "TOML",
+            ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// systemd's notification protocol (sd_notify(3)): datagrams such as "READY=1" or "WATCHDOG=1"
+/// to the socket named by $NOTIFY_SOCKET. Without that variable (not run by systemd) it does
+/// nothing, so the daemon needs no libsystemd and runs the same by hand.
+public final class ServiceNotifier {
+    private let socketAddress: sockaddr_un?
+    private let addressLength: socklen_t
+    private let socket: Int32
+
+    /// The watchdog interval systemd asked for ($WATCHDOG_USEC), in seconds.
+    public let watchdogInterval: Double?
+
+    public init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) {
+        watchdogInterval = environment("WATCHDOG_USEC").flatMap { Double($0) }.map { $0 / 1e6 }
+        guard let path = environment("NOTIFY_SOCKET"), path.count > 1, path.utf8.count < 108,
+            path.hasPrefix("/") || path.hasPrefix("@")
+        else {
+            socketAddress = nil
+            addressLength = 0
+            socket = -1
+            return
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }  // an abstract socket
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        socketAddress = address
+        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    }
+
+    deinit { if socket >= 0 { close(socket) } }
+
+    public var isActive: Bool { socket >= 0 }
+
+    /// Sends one notification, e.g. "READY=1\nSTATUS=regular". Failures are ignored: systemd
+    /// going away must not take the daemon with it.
+    public func notify(_ message: String) {
+        guard var address = socketAddress, socket >= 0 else { return }
+        let bytes = Array(message.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                sendto(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL), target, addressLength)
+            }
+        }
+    }
+}

@@ -1,0 +1,2 @@
+// Linux interfaces that Glibc's Swift module leaves out.
+#include <sys/signalfd.h>
