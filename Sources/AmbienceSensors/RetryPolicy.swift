@@ -1,0 +1,77 @@
+import AmbienceSystem
+
+/// How a driver rides out bus trouble: a few quick retries inside one read for glitches, then,
+/// while the chip stays away, attempts spaced out by a cooldown that doubles up to a ceiling,
+/// so a missing sensor costs the bus one transfer per cooldown rather than one per sample.
+public struct RetryPolicy: Sendable {
+    /// Attempts within one `read()`, the first included.
+    public var attemptsPerRead: Int
+    /// Wait before the second attempt in a read; doubles for each further one.
+    public var firstRetryDelay: Double
+    /// No bus traffic for this long after a failed read; doubles per consecutive failed read.
+    public var initialCooldown: Double
+    public var maximumCooldown: Double
+
+    public init(
+        attemptsPerRead: Int = 3, firstRetryDelay: Double = 0.005, initialCooldown: Double = 0.25,
+        maximumCooldown: Double = 8
+    ) {
+        self.attemptsPerRead = max(1, attemptsPerRead)
+        self.firstRetryDelay = firstRetryDelay
+        self.initialCooldown = initialCooldown
+        self.maximumCooldown = maximumCooldown
+    }
+}
+
+/// The retry bookkeeping both drivers share: when the bus may be tried again and whether the
+/// chip must be initialised again (any failure may mean it was unplugged and lost its settings).
+struct Recovery {
+    let policy: RetryPolicy
+    private(set) var consecutiveFailedReads = 0
+    private(set) var retryAt: Double?
+    private var lastError: SensorError?
+
+    init(policy: RetryPolicy) { self.policy = policy }
+
+    /// Runs one measurement with the policy's retries. `attempt` gets `true` when the chip must
+    /// be initialised first: on the first call, and after every failure.
+    mutating func perform<T>(
+        clock: any Clock, needsInitialisation: inout Bool, _ attempt: (inout Bool) throws(SensorError) -> T
+    ) throws(SensorError) -> T {
+        if let retryAt, clock.now < retryAt, var error = lastError {
+            error.retryAt = retryAt
+            throw error
+        }
+        var delay = policy.firstRetryDelay
+        var attemptNumber = 1
+        while true {
+            do {
+                let result = try attempt(&needsInitialisation)
+                consecutiveFailedReads = 0
+                retryAt = nil
+                lastError = nil
+                return result
+            } catch {
+                needsInitialisation = true
+                let worthRetrying: Bool
+                if case .bus(let busError) = error.kind {
+                    worthRetrying = busError.isTransient
+                } else {
+                    worthRetrying = false
+                }
+                if worthRetrying && attemptNumber < policy.attemptsPerRead {
+                    clock.sleep(seconds: delay)
+                    delay *= 2
+                    attemptNumber += 1
+                    continue
+                }
+                consecutiveFailedReads += 1
+                let doublings = min(consecutiveFailedReads - 1, 30)
+                let cooldown = min(policy.maximumCooldown, policy.initialCooldown * Double(1 << doublings))
+                retryAt = clock.now + cooldown
+                lastError = error
+                throw error
+            }
+        }
+    }
+}
