@@ -39,6 +39,7 @@ public final class NamedPipeSink: Sink {
 
     public let configuration: Configuration
     private let renderTime: EventTimeRenderer
+    private let log: OutputLog
     private var report: FaultReport
     private var writer: FileDescriptor?
     private var openWatch: FileDescriptor?
@@ -56,17 +57,25 @@ public final class NamedPipeSink: Sink {
     ) throws(OutputError) {
         self.configuration = configuration
         self.renderTime = renderTime
+        self.log = log
         report = FaultReport(log: log)
         signal(SIGPIPE, SIG_IGN)
         try Files.prepareFIFO(
             configuration.path, mode: configuration.mode, group: configuration.group, key: configuration.key)
+        watchOpens()
+    }
+
+    /// Without inotify (or its watches used up) readers are still found, only a reader that
+    /// replaces another between two ticks waits for the next event for its `current` line.
+    private func watchOpens() {
+        openWatch?.close()
+        openWatch = nil
         let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        if watch >= 0 {
-            if inotify_add_watch(watch, configuration.path, UInt32(IN_OPEN)) >= 0 {
-                openWatch = FileDescriptor(rawValue: watch)
-            } else {
-                Glibc.close(watch)
-            }
+        guard watch >= 0 else { return }
+        if inotify_add_watch(watch, configuration.path, UInt32(IN_OPEN)) >= 0 {
+            openWatch = FileDescriptor(rawValue: watch)
+        } else {
+            Glibc.close(watch)
         }
     }
 
@@ -152,6 +161,17 @@ public final class NamedPipeSink: Sink {
         } catch .noDevice {
             report.succeeded("\(path): the named pipe can be opened again")
             return  // no reader yet: not an error
+        } catch .noSuchFile {
+            // Removed while running (a cleanup of /run): made again, for the next reader.
+            do {
+                try Files.prepareFIFO(
+                    path, mode: configuration.mode, group: configuration.group, key: configuration.key)
+                watchOpens()
+                log("\(path): the named pipe was removed while running, and is made again")
+            } catch {
+                report.failed("\(path): the named pipe was removed and cannot be made again: \(error)")
+            }
+            return
         } catch {
             let reason = error == Errno(rawValue: ELOOP) ? "it is now a symbolic link" : "\(error)"
             report.failed("\(path): cannot open the named pipe for writing: \(reason)")
