@@ -107,7 +107,7 @@ struct Parser {
                 table = existing
             case .value(let existing):
                 throw TOMLError(
-                    "\(name) is already a \(existing.typeName) (line \(existing.position.line)), not a table",
+                    "\(name) is already \(existing.describedType) (line \(existing.position.line)), not a table",
                     at: part.position)
             case nil:
                 table = try table.childTable(part.name, origin: isLast ? .header : .implicit, position: start)
@@ -143,7 +143,7 @@ struct Parser {
                 table = existing
             case .value(let existing):
                 throw TOMLError(
-                    "\(fullPath(offset + 1)) is already a \(existing.typeName)"
+                    "\(fullPath(offset + 1)) is already \(existing.describedType)"
                         + " (line \(existing.position.line)), not a table", at: part.position)
             case nil:
                 table = try table.childTable(part.name, origin: .dottedKeys, position: part.position)

@@ -32,8 +32,11 @@ public struct TOMLValue: Equatable, Sendable {
         self.position = position
     }
 
-    /// The TOML name of the value's type, for messages like "must be an integer, not a string".
+    /// The TOML name of the value's type: "integer".
     public var typeName: String { content.typeName }
+
+    /// The type as a message names it: "must be a string, not an integer".
+    public var describedType: String { content.describedType }
 
     public var string: String? {
         if case .string(let value) = content { value } else { nil }
@@ -74,6 +77,13 @@ extension TOMLValue.Content {
         case .boolean: "boolean"
         case .array: "array"
         case .table: "table"
+        }
+    }
+
+    public var describedType: String {
+        switch self {
+        case .integer, .array: "an \(typeName)"
+        default: "a \(typeName)"
         }
     }
 }

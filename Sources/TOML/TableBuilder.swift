@@ -79,13 +79,6 @@ extension TableBuilder.Child {
         }
     }
 
-    var typeName: String {
-        switch self {
-        case .table: "table"
-        case .value(let value): value.typeName
-        }
-    }
-
     var value: TOMLValue {
         switch self {
         case .table(let table): TOMLValue(.table(table.built()), at: table.position)
