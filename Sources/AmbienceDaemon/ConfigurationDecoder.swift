@@ -1,0 +1,205 @@
+import AmbienceCore
+import TOML
+
+/// One file's contribution: the configuration itself, or the board profile beneath it.
+struct ConfigurationLayer {
+    var file: String
+    var table: TOMLTable
+}
+
+/// Reads the schema out of layered TOML tables (the configuration first, then its board), each
+/// key from the first layer that sets it, collecting every fault with its file and line.
+struct ConfigurationDecoder {
+    /// A table of the schema as each layer has it.
+    struct Section {
+        var path: [String]
+        var layers: [(file: String, table: TOMLTable, position: TOMLPosition?)]
+
+        func key(_ name: String) -> String { (path + [name]).joined(separator: ".") }
+        var name: String { path.isEmpty ? "the top level" : path.joined(separator: ".") }
+    }
+
+    private(set) var errors: [ConfigFileError] = []
+
+    /// The errors as a reader goes through the files: the configuration first, line by line.
+    var errorsInReadingOrder: [ConfigFileError] {
+        errors.enumerated().sorted { first, second in
+            let a = first.element
+            let b = second.element
+            return (a.file == mainFile ? 0 : 1, a.file, a.line ?? 0, first.offset)
+                < (b.file == mainFile ? 0 : 1, b.file, b.line ?? 0, second.offset)
+        }.map(\.element)
+    }
+    /// Where each key that was read was set, so a fault found later (by the engine's own
+    /// validation) can still be placed.
+    private var origins: [String: (file: String, line: Int)] = [:]
+    let mainFile: String
+
+    init(mainFile: String) {
+        self.mainFile = mainFile
+    }
+
+    static func root(of layers: [ConfigurationLayer]) -> Section {
+        Section(path: [], layers: layers.map { ($0.file, $0.table, nil) })
+    }
+
+    mutating func fail(_ key: String?, _ message: String, file: String, line: Int?) {
+        errors.append(ConfigFileError(file: file, line: line, key: key, message: message))
+    }
+
+    mutating func record(_ error: ConfigFileError) {
+        errors.append(error)
+    }
+
+    /// A sub-table in every layer that has it, after checking that it is a table.
+    mutating func section(_ name: String, of parent: Section) -> Section {
+        var section = Section(path: parent.path + [name], layers: [])
+        for layer in parent.layers {
+            guard let value = layer.table[name] else { continue }
+            guard let table = value.table else {
+                fail(
+                    parent.key(name), "must be a table, not \(value.describedType)", file: layer.file,
+                    line: value.position.line)
+                continue
+            }
+            section.layers.append((layer.file, table, value.position))
+        }
+        if let first = section.layers.first, let position = first.position {
+            origins[parent.key(name)] = (first.file, position.line)
+        }
+        return section
+    }
+
+    /// Refuses every key the schema does not know, in every layer.
+    mutating func allowOnly(_ keys: [String], in section: Section) {
+        for layer in section.layers {
+            for (key, value) in layer.table.entries where !keys.contains(key) {
+                fail(
+                    section.key(key), "unknown key; \(section.name) takes \(keys.joined(separator: ", "))",
+                    file: layer.file, line: value.position.line)
+            }
+        }
+    }
+
+    /// The value from the first layer that sets it.
+    mutating func value(_ name: String, in section: Section) -> (value: TOMLValue, file: String)? {
+        for layer in section.layers {
+            if let value = layer.table[name] {
+                origins[section.key(name)] = (layer.file, value.position.line)
+                return (value, layer.file)
+            }
+        }
+        return nil
+    }
+
+    /// A required key that no layer sets: reported against the configuration file, at the
+    /// line of the table that should hold it when there is one.
+    mutating func missing(_ name: String, in section: Section, _ message: String) {
+        // A table of the wrong type already explains why its keys are missing.
+        let key = section.key(name)
+        if errors.contains(where: { fault in fault.key.map { key.hasPrefix($0 + ".") } ?? false }) { return }
+        let line = section.layers.first { $0.file == mainFile }?.position?.line
+        fail(key, message, file: mainFile, line: line)
+    }
+
+    private mutating func typed<T>(
+        _ name: String, in section: Section, expected: String, _ read: (TOMLValue) -> T?
+    ) -> (value: T, source: TOMLValue, file: String)? {
+        guard let (value, file) = value(name, in: section) else { return nil }
+        guard let typed = read(value) else {
+            fail(
+                section.key(name), "must be \(expected), not \(value.describedType)", file: file,
+                line: value.position.line)
+            return nil
+        }
+        return (typed, value, file)
+    }
+
+    mutating func boolean(_ name: String, in section: Section) -> Bool? {
+        typed(name, in: section, expected: "true or false") { $0.boolean }?.value
+    }
+
+    /// A number of seconds or lux: an integer or a float.
+    mutating func number(_ name: String, in section: Section) -> Double? {
+        typed(name, in: section, expected: "a number") { $0.number }?.value
+    }
+
+    mutating func integer(
+        _ name: String, in section: Section, range: ClosedRange<Int>,
+        describe: (Int64) -> String = { "\($0)" },
+        meaning: String
+    ) -> Int? {
+        guard let (integer, source, file) = typed(name, in: section, expected: "an integer", { $0.integer })
+        else { return nil }
+        guard let value = Int(exactly: integer), range.contains(value) else {
+            fail(
+                section.key(name),
+                "must be \(meaning) from \(describe(Int64(range.lowerBound))) to"
+                    + " \(describe(Int64(range.upperBound))), not \(describe(integer))",
+                file: file, line: source.position.line)
+            return nil
+        }
+        return value
+    }
+
+    mutating func string(_ name: String, in section: Section) -> (value: String, line: Int, file: String)? {
+        guard let (text, source, file) = typed(name, in: section, expected: "a string", { $0.string })
+        else { return nil }
+        guard !text.isEmpty, !text.utf8.contains(0) else {
+            fail(
+                section.key(name), text.isEmpty ? "must not be empty" : "must not contain a NUL character",
+                file: file, line: source.position.line)
+            return nil
+        }
+        return (text, source.position.line, file)
+    }
+
+    /// One of a fixed set of words.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(
+        _ name: String, in section: Section, meaning: String
+    ) -> Choice? where Choice.RawValue == String {
+        guard let (text, line, file) = string(name, in: section) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            fail(
+                section.key(name), "\"\(text)\" is not \(meaning): use \(Self.alternatives(Choice.self))",
+                file: file, line: line)
+            return nil
+        }
+        return choice
+    }
+
+    mutating func absolutePath(_ name: String, in section: Section) -> String? {
+        guard let (path, line, file) = string(name, in: section) else { return nil }
+        return checkAbsolute(path, key: section.key(name), file: file, line: line)
+    }
+
+    /// Relative paths would depend on the directory the daemon happens to start in.
+    mutating func checkAbsolute(_ path: String, key: String, file: String, line: Int) -> String? {
+        guard path.hasPrefix("/") else {
+            fail(key, "\"\(path)\" must be an absolute path (starting with /)", file: file, line: line)
+            return nil
+        }
+        return path
+    }
+
+    /// Places a refusal from the engine's own validation at the key it names, or at the nearest
+    /// enclosing table that was written, or at the file that leaves it to the defaults.
+    mutating func adopt(_ error: ConfigurationError) {
+        var path = error.key.split(separator: ".").map(String.init)
+        while !path.isEmpty {
+            if let origin = origins[path.joined(separator: ".")] {
+                fail(error.key, error.message, file: origin.file, line: origin.line)
+                return
+            }
+            path.removeLast()
+        }
+        fail(error.key, error.message, file: mainFile, line: nil)
+    }
+
+    static func alternatives<Choice: RawRepresentable & CaseIterable>(_: Choice.Type) -> String
+    where Choice.RawValue == String {
+        let words = Choice.allCases.map { "\"\($0.rawValue)\"" }
+        guard words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    }
+}

@@ -1,0 +1,84 @@
+import AmbienceCore
+import TOML
+
+extension DaemonConfiguration {
+    /// The configuration as the daemon uses it, as TOML: every key written out, the board's
+    /// values included, so the text stands alone and reads back to this same configuration
+    /// (the board's name stays as a comment, since its values are already here).
+    public var tomlText: String {
+        typealias Format = ConfigurationFormat
+        func string(_ text: String) -> String { TOMLWriter.string(text) }
+        var lines: [String] = []
+        func table(_ header: String, _ entries: [(String, String)]) {
+            lines.append("")
+            lines.append(header)
+            lines += entries.map { "\($0.0) = \($0.1)" }
+        }
+
+        if let board {
+            lines.append("# board = \(string(board))   (its values are merged below)")
+        }
+        lines.append("state_file = \(string(stateFile))")
+        lines.append("control_pipe = \(string(controlPipe))")
+        lines.append("state_directory = \(string(stateDirectory))")
+
+        table(
+            "[sensor]",
+            [
+                ("kind", string(sensor.kind.rawValue)), ("bus", String(sensor.bus)),
+                ("address", Format.hexadecimal(Int64(sensor.address))),
+                ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
+            ])
+        table(
+            "[sensor.bh1750]" + (sensor.kind == .bh1750 ? "" : "   # not used with this sensor kind"),
+            [("mode", string(sensor.bh1750.mode.rawValue)), ("mtreg", String(sensor.bh1750.mtreg))])
+        table(
+            "[sensor.tsl2561]" + (sensor.kind == .tsl2561 ? "" : "   # not used with this sensor kind"),
+            [
+                ("gain", string(sensor.tsl2561.gain.rawValue)),
+                ("integration", Format.number(sensor.tsl2561.integration.milliseconds)),
+            ])
+
+        table("[filter]", [("tau", Format.number(engine.timeConstant))])
+        func boundary(_ boundary: Boundary) -> String {
+            "{ fall = \(Format.number(boundary.fall)), rise = \(Format.number(boundary.rise)) }"
+        }
+        table(
+            "[thresholds]",
+            [
+                ("invert_regular", boundary(engine.thresholds.invertRegular)),
+                ("regular_contrast", boundary(engine.thresholds.regularContrast)),
+            ])
+        table(
+            "[timing]",
+            [
+                ("dwell", Format.number(engine.minimumDwell)),
+                ("latency", Format.number(engine.latencyBound)),
+                ("fault_after", Format.number(engine.faultAfter)),
+            ])
+
+        if let gpio {
+            let offsets = AmbienceState.allCases.compactMap { state in
+                gpio.lines[state].map { "\(state.rawValue) = \($0)" }
+            }
+            var entries = [
+                ("chip", string(gpio.chip)),
+                ("lines", offsets.isEmpty ? "{}" : "{ " + offsets.joined(separator: ", ") + " }"),
+            ]
+            if let fault = gpio.fault { entries.append(("fault", String(fault))) }
+            entries.append(("active_low", String(gpio.activeLow)))
+            table("[gpio]", entries)
+        } else {
+            lines += ["", "# [gpio]: no indicator lines"]
+        }
+
+        var pipeEntries = [
+            ("paths", "[" + pipes.paths.map(string).joined(separator: ", ") + "]"),
+            ("format", string(pipes.format.rawValue)), ("mode", Format.octal(Int64(pipes.mode))),
+        ]
+        if let group = pipes.group { pipeEntries.append(("group", string(group))) }
+        table("[pipes]", pipeEntries)
+        if pipes.group == nil { lines.append("# group: the daemon's own") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,276 @@
+import AmbienceCore
+import TOML
+
+/// The schema: which keys each table takes, their types, ranges and defaults.
+extension DaemonConfiguration {
+    typealias Section = ConfigurationDecoder.Section
+
+    static func decode(
+        _ layers: [ConfigurationLayer], board: String?, decoder: inout ConfigurationDecoder
+    ) -> DaemonConfiguration? {
+        let root = ConfigurationDecoder.root(of: layers)
+        decoder.allowOnly(
+            [
+                "board", "state_file", "control_pipe", "state_directory", "sensor", "filter", "thresholds",
+                "timing", "gpio", "pipes",
+            ], in: root)
+        let stateFile = decoder.absolutePath("state_file", in: root) ?? Defaults.stateFile
+        let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? Defaults.controlPipe
+        let stateDirectory = decoder.absolutePath("state_directory", in: root) ?? Defaults.stateDirectory
+        let (sensor, interval) = decodeSensor(root, decoder: &decoder)
+        let engine = decodeEngine(root, sampleInterval: interval, decoder: &decoder)
+        let gpio = decodeGPIO(root, decoder: &decoder)
+        let pipes = decodePipes(root, decoder: &decoder)
+        rejectSharedPaths(
+            [("state_file", stateFile), ("control_pipe", controlPipe)]
+                + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },
+            decoder: &decoder)
+        guard let sensor else { return nil }
+        return DaemonConfiguration(
+            board: board, sensor: sensor, engine: engine, gpio: gpio, pipes: pipes, stateFile: stateFile,
+            controlPipe: controlPipe, stateDirectory: stateDirectory)
+    }
+
+    private static func decodeSensor(
+        _ root: Section, decoder: inout ConfigurationDecoder
+    ) -> (SensorSettings?, interval: Double?) {
+        let section = decoder.section("sensor", of: root)
+        decoder.allowOnly(["kind", "bus", "address", "interval", "force", "bh1750", "tsl2561"], in: section)
+        let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.self)
+        let kind: SensorSettings.Kind? = decoder.choice("kind", in: section, meaning: "a sensor kind")
+        if !section.layers.contains(where: { $0.table["kind"] != nil }) {
+            decoder.missing("kind", in: section, "required: the light sensor, \(kinds)")
+        }
+        let bus =
+            decoder.integer("bus", in: section, range: 0...Int(Int32.max), meaning: "an I2C bus number")
+            ?? Defaults.bus
+        let address = decoder.integer(
+            "address", in: section, range: 0...0x7F, describe: ConfigurationFormat.hexadecimal,
+            meaning: "a 7-bit I2C address")
+        if let kind, let address, !kind.addresses.contains(UInt8(address)) {
+            decoder.adopt(
+                ConfigurationError(
+                    key: section.key("address"),
+                    message:
+                        "\(ConfigurationFormat.hexadecimal(Int64(address))) is not an address of the \(kind.rawValue),"
+                        + " which answers at \(addressChoices(kind))"))
+        }
+        let interval = decoder.number("interval", in: section)
+        let force = decoder.boolean("force", in: section) ?? false
+
+        let bh1750Section = decoder.section("bh1750", of: section)
+        decoder.allowOnly(["mode", "mtreg"], in: bh1750Section)
+        let mtregRange = BH1750Settings.mtregRange
+        let bh1750 = BH1750Settings(
+            mode: decoder.choice("mode", in: bh1750Section, meaning: "a BH1750 mode") ?? .auto,
+            mtreg: decoder.integer(
+                "mtreg", in: bh1750Section, range: Int(mtregRange.lowerBound)...Int(mtregRange.upperBound),
+                meaning: "a measurement time (MTreg)"
+            ).map(UInt8.init) ?? BH1750Settings().mtreg)
+
+        let tsl2561Section = decoder.section("tsl2561", of: section)
+        decoder.allowOnly(["gain", "integration"], in: tsl2561Section)
+        var integration = TSL2561Settings().integration
+        if let milliseconds = decoder.number("integration", in: tsl2561Section) {
+            let choices = TSL2561Settings.Integration.allCases
+            if let match = choices.first(where: { $0.milliseconds == milliseconds }) {
+                integration = match
+            } else {
+                decoder.adopt(
+                    ConfigurationError(
+                        key: tsl2561Section.key("integration"),
+                        message:
+                            "must be 13.7, 101 or 402 (milliseconds), not \(ConfigurationFormat.number(milliseconds))"
+                    ))
+            }
+        }
+        let tsl2561 = TSL2561Settings(
+            gain: decoder.choice("gain", in: tsl2561Section, meaning: "a TSL2561 gain") ?? .auto,
+            integration: integration)
+
+        guard let kind else { return (nil, interval) }
+        let settings = SensorSettings(
+            kind: kind, bus: bus, address: address.map(UInt8.init), force: force, bh1750: bh1750,
+            tsl2561: tsl2561)
+        return (settings, interval)
+    }
+
+    /// Validated by the engine's own types, whose refusals are placed back in the file.
+    private static func decodeEngine(
+        _ root: Section, sampleInterval: Double?, decoder: inout ConfigurationDecoder
+    ) -> EngineConfiguration {
+        let defaults = EngineConfiguration.indoorKiosk
+        let filter = decoder.section("filter", of: root)
+        decoder.allowOnly(["tau"], in: filter)
+        let tau = decoder.number("tau", in: filter) ?? defaults.timeConstant
+
+        let thresholdsSection = decoder.section("thresholds", of: root)
+        decoder.allowOnly(["invert_regular", "regular_contrast"], in: thresholdsSection)
+        func boundary(_ name: String, default fallback: Boundary) -> Boundary {
+            let section = decoder.section(name, of: thresholdsSection)
+            decoder.allowOnly(["fall", "rise"], in: section)
+            return Boundary(
+                fall: decoder.number("fall", in: section) ?? fallback.fall,
+                rise: decoder.number("rise", in: section) ?? fallback.rise)
+        }
+        let invertRegular = boundary("invert_regular", default: defaults.thresholds.invertRegular)
+        let regularContrast = boundary("regular_contrast", default: defaults.thresholds.regularContrast)
+
+        let timing = decoder.section("timing", of: root)
+        decoder.allowOnly(["dwell", "latency", "fault_after"], in: timing)
+        let dwell = decoder.number("dwell", in: timing) ?? defaults.minimumDwell
+        let latency = decoder.number("latency", in: timing) ?? defaults.latencyBound
+        let faultAfter = decoder.number("fault_after", in: timing) ?? defaults.faultAfter
+
+        let thresholds: Thresholds
+        do {
+            thresholds = try Thresholds(invertRegular: invertRegular, regularContrast: regularContrast)
+        } catch {
+            decoder.adopt(error)
+            // Go on with the defaults so that the timing is checked too.
+            thresholds = defaults.thresholds
+        }
+        do {
+            return try EngineConfiguration(
+                thresholds: thresholds, timeConstant: tau, minimumDwell: dwell, latencyBound: latency,
+                sampleInterval: sampleInterval ?? defaults.sampleInterval, faultAfter: faultAfter)
+        } catch {
+            decoder.adopt(error)
+            return defaults
+        }
+    }
+
+    private static func decodeGPIO(_ root: Section, decoder: inout ConfigurationDecoder) -> GPIOSettings? {
+        let section = decoder.section("gpio", of: root)
+        guard !section.layers.isEmpty else { return nil }
+        decoder.allowOnly(["chip", "lines", "fault", "active_low"], in: section)
+        let chip = decoder.string("chip", in: section)?.value
+        let range = GPIOSettings.offsetRange
+
+        // The lines are one setting: a file that gives them replaces the board's set whole, so
+        // that choosing fewer lines than the board suggests is possible.
+        let everyLines = decoder.section("lines", of: section)
+        let states = AmbienceState.allCases.map(\.rawValue)
+        decoder.allowOnly(states, in: everyLines)
+        let lines = Section(path: everyLines.path, layers: Array(everyLines.layers.prefix(1)))
+        var offsets: [AmbienceState: Int] = [:]
+        var used: [(key: String, offset: Int)] = []
+        for state in AmbienceState.allCases {
+            if let offset = decoder.integer(state.rawValue, in: lines, range: range, meaning: "a line offset")
+            {
+                offsets[state] = offset
+                used.append((lines.key(state.rawValue), offset))
+            }
+        }
+        let fault = decoder.integer("fault", in: section, range: range, meaning: "a line offset")
+        if let fault { used.append((section.key("fault"), fault)) }
+        for (index, use) in used.enumerated() {
+            if let first = used[..<index].first(where: { $0.offset == use.offset }) {
+                decoder.adopt(
+                    ConfigurationError(
+                        key: use.key,
+                        message: "line \(use.offset) is already \(first.key); a line shows one thing"))
+            }
+        }
+        let activeLow = decoder.boolean("active_low", in: section) ?? false
+        guard !offsets.isEmpty || fault != nil else { return nil }
+        guard let chip else {
+            if !section.layers.contains(where: { $0.table["chip"] != nil }) {
+                decoder.missing(
+                    "chip", in: section,
+                    "required with indicator lines: the chip's name (gpiochip0), path (/dev/gpiochip0)"
+                        + " or label (pinctrl-bcm2711)")
+            }
+            return nil
+        }
+        return GPIOSettings(chip: chip, lines: offsets, fault: fault, activeLow: activeLow)
+    }
+
+    private static func decodePipes(_ root: Section, decoder: inout ConfigurationDecoder) -> PipeSettings {
+        let section = decoder.section("pipes", of: root)
+        decoder.allowOnly(["paths", "format", "mode", "group"], in: section)
+        var settings = PipeSettings()
+        if let (value, file) = decoder.value("paths", in: section) {
+            if let items = value.array {
+                settings.paths = []
+                for (index, item) in items.enumerated() {
+                    let key = section.key("paths") + "[\(index)]"
+                    guard let path = item.string else {
+                        decoder.fail(
+                            key, "must be a string, not \(item.describedType)", file: file,
+                            line: item.position.line)
+                        continue
+                    }
+                    if let path = decoder.checkAbsolute(path, key: key, file: file, line: item.position.line)
+                    {
+                        settings.paths.append(path)
+                    }
+                }
+            } else {
+                decoder.fail(
+                    section.key("paths"),
+                    "must be an array of paths, like [\"/run/ambience/state\"],"
+                        + " not \(value.describedType)", file: file, line: value.position.line)
+            }
+        }
+        settings.format = decoder.choice("format", in: section, meaning: "a pipe format") ?? settings.format
+        if let mode = decoder.integer(
+            "mode", in: section, range: 0...0o777, describe: ConfigurationFormat.octal,
+            meaning: "permission bits")
+        {
+            settings.mode = UInt32(mode)
+        }
+        settings.group = decoder.string("group", in: section)?.value
+        return settings
+    }
+
+    /// The daemon writes to each of these paths; two settings naming the same one would make it
+    /// read its own events as commands, or write two streams into one pipe.
+    private static func rejectSharedPaths(
+        _ paths: [(key: String, path: String)], decoder: inout ConfigurationDecoder
+    ) {
+        for (index, entry) in paths.enumerated() {
+            if let first = paths[..<index].first(where: { $0.path == entry.path }) {
+                // Items of an array have no key of their own to be placed by.
+                let key = entry.key.hasPrefix("pipes.paths[") ? "pipes.paths" : entry.key
+                decoder.adopt(
+                    ConfigurationError(key: key, message: "\"\(entry.path)\" is already \(first.key)"))
+            }
+        }
+    }
+
+    private static func addressChoices(_ kind: SensorSettings.Kind) -> String {
+        let pins: [UInt8: String] =
+            switch kind {
+            case .bh1750: [0x23: "ADDR low", 0x5C: "ADDR high"]
+            case .tsl2561: [0x29: "ADDR to GND", 0x39: "ADDR floating", 0x49: "ADDR to VDD"]
+            }
+        let choices = kind.addresses.map {
+            "\(ConfigurationFormat.hexadecimal(Int64($0))) (\(pins[$0] ?? ""))"
+        }
+        return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
+    }
+}
+
+/// How the configuration writes numbers, in messages and in the rendered file alike.
+enum ConfigurationFormat {
+    /// `0x23`, as addresses are written in datasheets and in the file.
+    static func hexadecimal(_ value: Int64) -> String {
+        let digits = String(value.magnitude, radix: 16, uppercase: true)
+        return (value < 0 ? "-" : "") + "0x" + String(repeating: "0", count: max(0, 2 - digits.count))
+            + digits
+    }
+
+    /// `0o660`, as permission bits are written.
+    static func octal(_ value: Int64) -> String {
+        (value < 0 ? "-" : "") + "0o" + String(value.magnitude, radix: 8)
+    }
+
+    /// A number of seconds or lux, without a needless ".0".
+    static func number(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            return String(Int64(value))
+        }
+        return TOMLWriter.float(value)
+    }
+}

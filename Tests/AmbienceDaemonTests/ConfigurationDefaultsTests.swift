@@ -1,0 +1,136 @@
+import AmbienceCore
+import AmbienceDaemon
+import Testing
+
+@Suite struct ConfigurationDefaultsTests {
+    typealias Settings = DaemonConfiguration
+
+    @Test func onlyTheSensorKindIsRequired() throws {
+        let configuration = try Fixture.load(Fixture.minimal())
+        #expect(configuration.board == nil)
+        #expect(configuration.sensor.kind == .bh1750)
+        #expect(configuration.sensor.bus == 1)
+        #expect(configuration.sensor.address == 0x23)
+        #expect(configuration.sensor.force == false)
+        #expect(configuration.sensor.bh1750 == Settings.BH1750Settings(mode: .auto, mtreg: 69))
+        #expect(configuration.sensor.tsl2561 == Settings.TSL2561Settings(gain: .auto, integration: .ms402))
+        #expect(configuration.engine == EngineConfiguration.indoorKiosk)
+        #expect(configuration.sampleInterval == 0.1)
+        #expect(configuration.gpio == nil)
+        #expect(configuration.pipes.paths == ["/run/ambience/state"])
+        #expect(configuration.pipes.format == .json)
+        #expect(configuration.pipes.mode == 0o660)
+        #expect(configuration.pipes.group == nil)
+        #expect(configuration.stateFile == "/run/ambience/state.json")
+        #expect(configuration.controlPipe == "/run/ambience/control")
+        #expect(configuration.stateDirectory == "/var/lib/ambience")
+    }
+
+    @Test func theDefaultAddressFollowsTheKind() throws {
+        #expect(try Fixture.load("[sensor]\nkind = 'tsl2561'").sensor.address == 0x39)
+        #expect(try Fixture.load("[sensor]\nkind = 'bh1750'").sensor.address == 0x23)
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let configuration = try Fixture.load(
+            """
+            state_file = "/tmp/a/state.json"
+            control_pipe = "/tmp/a/control"
+            state_directory = "/tmp/a/lib"
+
+            [sensor]
+            kind = "tsl2561"
+            bus = 3
+            address = 0x49
+            interval = 0.25
+            force = true
+
+            [sensor.tsl2561]
+            gain = "16x"
+            integration = 13.7
+
+            [sensor.bh1750]
+            mode = "high2"
+            mtreg = 254
+
+            [filter]
+            tau = 3.5
+
+            [thresholds]
+            invert_regular = { fall = 10, rise = 30.5 }
+            regular_contrast = { fall = 1000, rise = 8000 }
+
+            [timing]
+            dwell = 2
+            latency = 7
+            fault_after = 1.5
+
+            [gpio]
+            chip = "/dev/gpiochip2"
+            lines = { invert = 5, contrast = 6 }
+            fault = 13
+            active_low = true
+
+            [pipes]
+            paths = ["/tmp/a/one", "/tmp/a/two"]
+            format = "plain"
+            mode = 0o600
+            group = "kiosk"
+            """)
+        #expect(configuration.stateFile == "/tmp/a/state.json")
+        #expect(configuration.controlPipe == "/tmp/a/control")
+        #expect(configuration.stateDirectory == "/tmp/a/lib")
+        let sensor = configuration.sensor
+        #expect(sensor.kind == .tsl2561 && sensor.bus == 3 && sensor.address == 0x49 && sensor.force)
+        #expect(sensor.tsl2561 == Settings.TSL2561Settings(gain: .x16, integration: .ms13point7))
+        #expect(sensor.bh1750 == Settings.BH1750Settings(mode: .high2, mtreg: 254))
+        let engine = configuration.engine
+        #expect(engine.sampleInterval == 0.25)
+        #expect(engine.timeConstant == 3.5)
+        #expect(engine.thresholds.invertRegular == Boundary(fall: 10, rise: 30.5))
+        #expect(engine.thresholds.regularContrast == Boundary(fall: 1000, rise: 8000))
+        #expect(engine.minimumDwell == 2 && engine.latencyBound == 7 && engine.faultAfter == 1.5)
+        #expect(
+            configuration.gpio
+                == Settings.GPIOSettings(
+                    chip: "/dev/gpiochip2", lines: [.invert: 5, .contrast: 6], fault: 13, activeLow: true))
+        #expect(
+            configuration.pipes
+                == Settings.PipeSettings(
+                    paths: ["/tmp/a/one", "/tmp/a/two"], format: .plain, mode: 0o600, group: "kiosk"))
+    }
+
+    @Test(arguments: [
+        (13.7, Settings.TSL2561Settings.Integration.ms13point7), (101, .ms101), (402.0, .ms402),
+    ])
+    func integrationTimes(milliseconds: Double, expected: Settings.TSL2561Settings.Integration) throws {
+        let text = "[sensor]\nkind = 'tsl2561'\n[sensor.tsl2561]\nintegration = \(milliseconds)"
+        #expect(try Fixture.load(text).sensor.tsl2561.integration == expected)
+    }
+
+    @Test func aBoundaryMayGiveOnlyOneOfItsLevels() throws {
+        let configuration = try Fixture.load(Fixture.minimal("[thresholds.invert_regular]\nrise = 80\n"))
+        #expect(configuration.engine.thresholds.invertRegular == Boundary(fall: 20, rise: 80))
+    }
+
+    @Test func aGPIOTableWithoutLinesDrivesNothing() throws {
+        #expect(
+            try Fixture.load(Fixture.minimal("[gpio]\nchip = 'gpiochip0'\nactive_low = true")).gpio == nil)
+    }
+
+    @Test func theFaultLineAloneIsEnough() throws {
+        let gpio = try Fixture.load(Fixture.minimal("[gpio]\nchip = 'gpiochip0'\nfault = 4")).gpio
+        #expect(gpio == DaemonConfiguration.GPIOSettings(chip: "gpiochip0", lines: [:], fault: 4))
+    }
+
+    @Test func noPipesAtAll() throws {
+        #expect(try Fixture.load(Fixture.minimal("[pipes]\npaths = []")).pipes.paths.isEmpty)
+    }
+
+    @Test func boardDirectoriesPutTheEnvironmentFirst() {
+        let standard = ["/usr/local/share/ambience/boards", "/usr/share/ambience/boards"]
+        #expect(DaemonConfiguration.boardDirectories(environment: nil) == standard)
+        #expect(DaemonConfiguration.boardDirectories(environment: "") == standard)
+        #expect(DaemonConfiguration.boardDirectories(environment: "/a:/b") == ["/a", "/b"] + standard)
+    }
+}

@@ -1,0 +1,99 @@
+import AmbienceCore
+import AmbienceDaemon
+import Testing
+
+/// What `ambience check` prints must itself be a configuration that reads back the same.
+@Suite struct ConfigurationRenderingTests {
+    func readBack(_ configuration: DaemonConfiguration) throws -> DaemonConfiguration {
+        try Fixture.load(configuration.tomlText)
+    }
+
+    @Test func theDefaultsReadBack() throws {
+        let configuration = try Fixture.load(Fixture.minimal())
+        #expect(try readBack(configuration) == configuration)
+    }
+
+    @Test func everySettingReadsBack() throws {
+        let configuration = DaemonConfiguration(
+            sensor: .init(
+                kind: .tsl2561, bus: 7, address: 0x29, force: true, bh1750: .init(mode: .low, mtreg: 31),
+                tsl2561: .init(gain: .x1, integration: .ms13point7)),
+            engine: try EngineConfiguration(
+                thresholds: Thresholds(
+                    invertRegular: Boundary(fall: 0.5, rise: 12.25),
+                    regularContrast: Boundary(fall: 1e4, rise: 123_456.789)),
+                timeConstant: 0.3, minimumDwell: 0, latencyBound: 1e-1 + 0.2, sampleInterval: 0.3,
+                faultAfter: 86_400),
+            gpio: .init(
+                chip: "label with \"quotes\" and é", lines: [.regular: 0, .contrast: 65_535], activeLow: true),
+            pipes: .init(paths: ["/run/a b", "/run/c\\d"], format: .plain, mode: 0, group: "kiosk"),
+            stateFile: "/s", controlPipe: "/c", stateDirectory: "/d")
+        #expect(try readBack(configuration) == configuration)
+    }
+
+    @Test func aBoardIsMergedIntoTheTextAndNamedInAComment() throws {
+        let board = "[sensor]\nbus = 3\n[gpio]\nchip = 'b'\nlines = { invert = 1 }\nfault = 2\n"
+        let configuration = try Fixture.load("board = 'pi'\n" + Fixture.minimal(), boards: ["pi": board])
+        let text = configuration.tomlText
+        #expect(text.hasPrefix("# board = \"pi\""))
+        var standalone = configuration
+        standalone.board = nil
+        #expect(try Fixture.load(text) == standalone)
+    }
+
+    @Test func theTextIsWhatAPersonWouldWrite() throws {
+        let configuration = try Fixture.load(
+            Fixture.minimal("[gpio]\nchip = 'gpiochip0'\nlines = { contrast = 22, invert = 17 }"))
+        #expect(
+            configuration.tomlText == """
+                state_file = "/run/ambience/state.json"
+                control_pipe = "/run/ambience/control"
+                state_directory = "/var/lib/ambience"
+
+                [sensor]
+                kind = "bh1750"
+                bus = 1
+                address = 0x23
+                interval = 0.1
+                force = false
+
+                [sensor.bh1750]
+                mode = "auto"
+                mtreg = 69
+
+                [sensor.tsl2561]   # not used with this sensor kind
+                gain = "auto"
+                integration = 402
+
+                [filter]
+                tau = 2
+
+                [thresholds]
+                invert_regular = { fall = 20, rise = 50 }
+                regular_contrast = { fall = 2500, rise = 5000 }
+
+                [timing]
+                dwell = 5
+                latency = 12
+                fault_after = 5
+
+                [gpio]
+                chip = "gpiochip0"
+                lines = { invert = 17, contrast = 22 }
+                active_low = false
+
+                [pipes]
+                paths = ["/run/ambience/state"]
+                format = "json"
+                mode = 0o660
+                # group: the daemon's own
+
+                """)
+    }
+
+    @Test func noIndicatorLinesIsSaidInAComment() throws {
+        let text = try Fixture.load(Fixture.minimal()).tomlText
+        #expect(text.contains("\n# [gpio]: no indicator lines\n"))
+        #expect(!text.contains("\n[gpio]"))
+    }
+}
