@@ -29,6 +29,7 @@ struct Command: Sendable {
 enum Ambience {
     static let commands: [Command] = [
         replayCommand,
+        checkCommand,
         overrideCommand,
         statusCommand,
         watchCommand,

@@ -1,0 +1,38 @@
+import AmbienceDaemon
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let checkCommand = Command(
+    name: "check",
+    summary: "validate the configuration and its board, and print the configuration as resolved",
+    usage: """
+        ambience check [--config PATH] [--boards DIR]
+
+          Reads the configuration (default \(DaemonConfiguration.defaultPath)) and the board profile
+          it names, and prints the resulting configuration as TOML: every key, defaults and board
+          values included. Board profiles are looked for in DIR if given, else in $AMBIENCE_BOARDS
+          (colon-separated), /usr/local/share/ambience/boards and /usr/share/ambience/boards.
+          Exit 0 when valid; 78 with every error on standard error, one per line as
+          FILE:LINE: KEY: MESSAGE, when not (or when the file cannot be read); 2 on bad usage.
+        """,
+    run: runCheck)
+
+private func runCheck(_ arguments: inout Arguments) throws -> ExitCode {
+    let path = try arguments.option("--config") ?? DaemonConfiguration.defaultPath
+    let boards = try arguments.option("--boards")
+    try arguments.finish()
+    let directories =
+        boards.map { [$0] }
+        ?? DaemonConfiguration.boardDirectories(
+            environment: getenv("AMBIENCE_BOARDS").map { String(cString: $0) })
+    do {
+        let configuration = try DaemonConfiguration.load(from: path, boardDirectories: directories)
+        printOut("# \(path): valid\n" + String(configuration.tomlText.dropLast()))
+        return .ok
+    } catch {
+        for fault in error.errors { printError(fault.description) }
+        return .configuration
+    }
+}
