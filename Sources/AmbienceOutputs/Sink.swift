@@ -32,26 +32,3 @@ public enum EventTime {
     /// The monotonic seconds as a number, as `replay` writes them.
     public static func seconds(_ time: Double) -> String { EventLine.number(time) }
 }
-
-/// Turns a fault that repeats every tick into one message when it begins (or changes) and one
-/// when it ends.
-struct FaultReport {
-    private let log: OutputLog
-    private var current: String?
-
-    init(log: @escaping OutputLog) { self.log = log }
-
-    var isFailing: Bool { current != nil }
-
-    mutating func failed(_ message: String) {
-        guard message != current else { return }
-        current = message
-        log(message)
-    }
-
-    mutating func succeeded(_ recovery: @autoclosure () -> String) {
-        guard current != nil else { return }
-        current = nil
-        log(recovery())
-    }
-}

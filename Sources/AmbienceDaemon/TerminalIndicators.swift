@@ -1,0 +1,43 @@
+import AmbienceCore
+import AmbienceOutputs
+import AmbienceSystem
+
+/// Virtual indicator LEDs on the terminal for `simulate`: one line per change or fault, with the
+/// simulated time of day. A sink like any other, so it sees exactly what GPIO lines would.
+public final class TerminalIndicators: Sink {
+    private let write: (String) -> Void
+    private let timeOfDay: (Double) -> String
+    private var state: AmbienceState?
+    private var faulted = false
+    private let colour: Bool
+
+    public init(colour: Bool, timeOfDay: @escaping (Double) -> String, write: @escaping (String) -> Void) {
+        self.colour = colour
+        self.timeOfDay = timeOfDay
+        self.write = write
+    }
+
+    public func deliver(_ event: Event) {
+        switch event.kind {
+        case .change: state = event.state
+        case .fault: faulted = true
+        case .recovered: faulted = false
+        case .current: return
+        }
+        let lamps = AmbienceState.allCases.map { lamp($0.rawValue, lit: $0 == state) }
+        let fault = lamp("fault", lit: faulted, red: true)
+        let lux = event.lux.map { "lux \(EventLine.number(($0 * 10).rounded() / 10))" } ?? "no reading"
+        let why = event.reason.map { " (\($0.rawValue))" } ?? (event.kind == .recovered ? " (recovered)" : "")
+        write("\(timeOfDay(event.time))  \(lamps.joined(separator: " "))  \(fault)  \(lux)\(why)\n")
+    }
+
+    public func poll(now: Double) {}
+
+    public func close() {}
+
+    private func lamp(_ name: String, lit: Bool, red: Bool = false) -> String {
+        guard colour else { return (lit ? "[●] " : "[ ] ") + name }
+        let on = red ? "\u{1B}[1;31m●\u{1B}[0m" : "\u{1B}[1;33m●\u{1B}[0m"
+        return (lit ? on : "\u{1B}[2m○\u{1B}[0m") + " " + (lit ? name : "\u{1B}[2m\(name)\u{1B}[0m")
+    }
+}

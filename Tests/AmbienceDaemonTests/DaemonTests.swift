@@ -1,0 +1,209 @@
+import AmbienceCore
+import AmbienceDaemon
+import AmbienceOutputs
+import AmbienceSensors
+import AmbienceSystem
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A light sensor whose light is a function of simulated time; a conversion takes `conversion`.
+final class FakeSensor: LightSensor {
+    let clock: ManualClock
+    var light: (Double) -> Double?
+    var conversion: Double
+    private(set) var readTimes: [Double] = []
+
+    init(clock: ManualClock, conversion: Double = 0.03, light: @escaping (Double) -> Double?) {
+        self.clock = clock
+        self.conversion = conversion
+        self.light = light
+    }
+
+    var description: String { "fake sensor" }
+
+    func read() throws(SensorError) -> Reading {
+        readTimes.append(clock.now)
+        clock.advance(by: conversion)
+        guard let lux = light(clock.now) else {
+            throw SensorError(
+                .bus(I2CError(.notAcknowledged, bus: "fake", address: 0x23)), sensor: description)
+        }
+        return Reading(lux: lux, settings: "fake")
+    }
+}
+
+/// Remembers what it was given.
+final class RecordingSink: Sink {
+    private(set) var events: [Event] = []
+    private(set) var pollTimes: [Double] = []
+    private(set) var closed = false
+
+    func deliver(_ event: Event) { events.append(event) }
+    func poll(now: Double) { pollTimes.append(now) }
+    func close() { closed = true }
+}
+
+/// Waits in simulated time: jumps the clock to the deadline, or to the next scripted wake.
+final class ScriptedWaiter: LoopWaiting {
+    let clock: ManualClock
+    var script: [(time: Double, wake: SignalWaiter.Wake)]
+    private(set) var waits = 0
+
+    init(clock: ManualClock, script: [(time: Double, wake: SignalWaiter.Wake)]) {
+        self.clock = clock
+        self.script = script
+    }
+
+    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+        waits += 1
+        if let next = script.first, next.time <= deadline {
+            script.removeFirst()
+            clock.sleep(until: next.time)
+            return next.wake
+        }
+        clock.sleep(until: deadline)
+        return .deadline
+    }
+}
+
+let daemonThresholds = try! Thresholds(
+    invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 500, rise: 1000))
+
+func daemonConfiguration(dwell: Double = 2, interval: Double = 0.5, thresholds: Thresholds = daemonThresholds)
+    -> DaemonConfiguration
+{
+    DaemonConfiguration(
+        sensor: .init(kind: .bh1750),
+        engine: try! EngineConfiguration(
+            thresholds: thresholds, timeConstant: 1, minimumDwell: dwell,
+            latencyBound: 2 * dwell + interval + 1,
+            sampleInterval: interval, faultAfter: 3))
+}
+
+struct DaemonHarness {
+    let clock = ManualClock(now: 1000)
+    let sensor: FakeSensor
+    let sink = RecordingSink()
+    let waiter: ScriptedWaiter
+    var logLines: [String] { log.lines }
+    let log = LogRecorder()
+    let daemon: Daemon
+
+    init(
+        configuration: DaemonConfiguration = daemonConfiguration(),
+        script: [(time: Double, wake: SignalWaiter.Wake)],
+        reload: @escaping Daemon.Reload = { throw CommandError("no reload in this test") },
+        light: @escaping (Double) -> Double?
+    ) {
+        let sensor = FakeSensor(clock: clock, light: light)
+        self.sensor = sensor
+        waiter = ScriptedWaiter(clock: clock, script: script.map { (1000 + $0.time, $0.wake) })
+        let sink = sink
+        let log = log
+        daemon = Daemon(
+            configuration: configuration, clock: clock, waiter: waiter,
+            logger: Logger(prefixed: true, write: log.record),
+            overrides: { _ in nil },
+            assemble: { _ in DaemonParts(sensor: sensor, sinks: [sink], control: nil) },
+            reload: reload)
+    }
+}
+
+final class LogRecorder: @unchecked Sendable {
+    private(set) var lines: [String] = []
+    func record(_ line: String) { lines.append(line) }
+}
+
+struct CommandError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+struct DaemonLoopTests {
+    @Test func samplesOnAFixedScheduleWithoutDrift() throws {
+        let harness = DaemonHarness(script: [(60, .signal(SIGTERM))]) { _ in 300 }
+        try harness.daemon.run()
+        let offsets = harness.sensor.readTimes.map { $0 - 1000 }
+        #expect(offsets.count == 120)  // 0, 0.5, … 59.5
+        for (index, offset) in offsets.enumerated() {
+            #expect(abs(offset - Double(index) * 0.5) < 1e-9, "sample \(index) at \(offset)")
+        }
+    }
+
+    @Test func aSlowReadSkipsSlotsInsteadOfBunching() throws {
+        let harness = DaemonHarness(script: [(10, .signal(SIGTERM))]) { _ in 300 }
+        harness.sensor.conversion = 1.2  // longer than two intervals
+        try harness.daemon.run()
+        let offsets = harness.sensor.readTimes.map { $0 - 1000 }
+        #expect(offsets.prefix(4).map { ($0 * 10).rounded() / 10 } == [0, 1.5, 3, 4.5])
+    }
+
+    @Test func eventsReachTheSinksAndSinksArePolledEverySecond() throws {
+        let harness = DaemonHarness(script: [(30, .signal(SIGINT))]) { time in time < 1010 ? 300 : 2 }
+        try harness.daemon.run()
+        let changes = harness.sink.events.filter { $0.kind == .change }
+        #expect(changes.map(\.state) == [.regular, .invert])
+        #expect(changes.map(\.reason) == [.startup, .light])
+        let gaps = zip(harness.sink.pollTimes, harness.sink.pollTimes.dropFirst()).map { $1 - $0 }
+        #expect(!gaps.isEmpty && gaps.allSatisfy { $0 <= 1.0 + 1e-9 })
+        #expect(harness.logLines.contains { $0.hasPrefix("<5>state regular → invert (light") })
+    }
+
+    @Test func terminationClosesEverySinkAndReturns() throws {
+        let harness = DaemonHarness(script: [(2, .signal(SIGTERM))]) { _ in 300 }
+        try harness.daemon.run()
+        #expect(harness.sink.closed)
+        #expect(harness.logLines.last == "<5>signal \(SIGTERM): shutting down\n")
+    }
+
+    @Test func aSensorFaultIsLoggedOnceAndItsRecoveryOnce() throws {
+        let harness = DaemonHarness(script: [(40, .signal(SIGTERM))]) { time in
+            (1005..<1020).contains(time) ? nil : 300
+        }
+        try harness.daemon.run()
+        let errors = harness.logLines.filter { $0.hasPrefix("<3>fake sensor") }
+        #expect(errors.count == 1)
+        #expect(harness.logLines.filter { $0.contains("reading again") }.count == 1)
+        #expect(harness.sink.events.map(\.kind) == [.change, .fault, .recovered])
+        #expect(harness.logLines.filter { $0.hasPrefix("<4>sensor fault") }.count == 1)
+    }
+
+    @Test func sighupWithANewThresholdChangesBehaviourWithoutARestart() throws {
+        // 300 lux is regular; after the reload, regular ends at 100 lux, so 300 is sunlight.
+        let brighter = try Thresholds(
+            invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 50, rise: 100))
+        let harness = DaemonHarness(
+            script: [(10, .signal(SIGHUP)), (30, .signal(SIGTERM))],
+            reload: { daemonConfiguration(thresholds: brighter) }
+        ) { _ in 300 }
+        try harness.daemon.run()
+        #expect(harness.sink.events.filter { $0.kind == .change }.map(\.state) == [.regular, .contrast])
+        #expect(harness.logLines.contains("<5>configuration reloaded\n"))
+        #expect(!harness.sink.closed || harness.sink.events.count == 2)
+    }
+
+    @Test func sighupWithABrokenConfigurationKeepsTheOldOneRunning() throws {
+        let harness = DaemonHarness(
+            script: [(5, .signal(SIGHUP)), (20, .signal(SIGTERM))],
+            reload: { throw CommandError("/etc/ambience/ambience.toml:3: timing.latency: too short") }
+        ) { time in time < 1010 ? 300 : 2 }
+        try harness.daemon.run()
+        #expect(
+            harness.logLines.contains {
+                $0.hasPrefix("<3>reload rejected, keeping the running configuration")
+            })
+        // Still sampling and switching on the old configuration after the failed reload.
+        #expect(harness.sink.events.filter { $0.kind == .change }.map(\.state) == [.regular, .invert])
+        #expect(harness.sensor.readTimes.last! > 1019)
+    }
+
+    @Test func stopsAtTheGivenEndForSimulations() throws {
+        let harness = DaemonHarness(script: []) { _ in 300 }
+        try harness.daemon.run(until: 1005)
+        #expect(harness.clock.now == 1005)
+        #expect(harness.sink.closed)
+    }
+}
