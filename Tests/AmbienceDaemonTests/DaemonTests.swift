@@ -177,8 +177,7 @@ struct DaemonLoopTests {
             invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 50, rise: 100))
         let harness = DaemonHarness(
             script: [(10, .signal(SIGHUP)), (30, .signal(SIGTERM))],
-            reload: { daemonConfiguration(thresholds: brighter) }
-        ) { _ in 300 }
+            reload: { daemonConfiguration(thresholds: brighter) }, light: { _ in 300 })
         try harness.daemon.run()
         #expect(harness.sink.events.filter { $0.kind == .change }.map(\.state) == [.regular, .contrast])
         #expect(harness.logLines.contains("<5>configuration reloaded\n"))
@@ -188,8 +187,8 @@ struct DaemonLoopTests {
     @Test func sighupWithABrokenConfigurationKeepsTheOldOneRunning() throws {
         let harness = DaemonHarness(
             script: [(5, .signal(SIGHUP)), (20, .signal(SIGTERM))],
-            reload: { throw CommandError("/etc/ambience/ambience.toml:3: timing.latency: too short") }
-        ) { time in time < 1010 ? 300 : 2 }
+            reload: { throw CommandError("/etc/ambience/ambience.toml:3: timing.latency: too short") },
+            light: { time in time < 1010 ? 300 : 2 })
         try harness.daemon.run()
         #expect(
             harness.logLines.contains {
