@@ -60,7 +60,8 @@ import Testing
         #expect(clock.now >= integration.seconds)
         let expected = Reference.tsl2561Lux(
             channel0: 100, channel1: 30, gain16: gain == .x16,
-            milliseconds: integration == .ms13point7 ? 13.7 : integration == .ms101 ? 101 : 402, csPackage: true)
+            milliseconds: integration == .ms13point7 ? 13.7 : integration == .ms101 ? 101 : 402,
+            csPackage: true)
         #expect(abs(reading.lux - expected) < expected * 1e-9)
     }
 
