@@ -88,7 +88,12 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         var text = bus
         if let address { text += " address \(address)" }
-        text += ": " + summary
+        return text + ": " + explanation
+    }
+
+    /// What went wrong and what to do, without the bus and address (for lines that name them).
+    public var explanation: String {
+        var text = summary
         if let errno { text += " (\(errno))" }
         if let hint { text += "; " + hint }
         return text

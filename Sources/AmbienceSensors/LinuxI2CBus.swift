@@ -46,9 +46,14 @@ public final class LinuxI2CBus: I2CBus {
         return names.compactMap { name in name.hasPrefix("i2c-") ? Int(name.dropFirst(4)) : nil }.sorted()
     }
 
-    public init(number: Int, force: Bool = false) throws(I2CError) {
-        self.number = number
-        path = Self.path(ofBus: number)
+    public convenience init(number: Int, force: Bool = false) throws(I2CError) {
+        try self.init(path: Self.path(ofBus: number), force: force)
+    }
+
+    /// A bus by device path; the number (for sysfs) is what follows "i2c-" in it, if anything.
+    public init(path: String, force: Bool = false) throws(I2CError) {
+        self.path = path
+        number = path.split(separator: "-").last.flatMap { Int($0) } ?? -1
         forcesAddress = force
         let descriptor: FileDescriptor
         do {

@@ -33,6 +33,7 @@ enum Ambience {
         overrideCommand,
         statusCommand,
         watchCommand,
+        probeCommand,
     ]
 
     static func main(_ words: [String]) -> Int32 {

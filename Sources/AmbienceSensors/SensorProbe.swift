@@ -1,0 +1,81 @@
+import AmbienceCore
+import AmbienceSystem
+
+/// What `ambience probe` found at one address.
+public struct ProbeFinding: Sendable {
+    public enum Outcome: Sendable {
+        /// Identified by its ID register; the reading (or why there is none) follows.
+        case tsl2561(part: String, package: TSL2561.Package, reading: Result<Reading, SensorError>)
+        /// Identified by behaviour: it takes the BH1750's commands and its data clears on reset.
+        case bh1750(reading: Result<Reading, SensorError>)
+        /// Something answers, but it is not a sensor this project drives.
+        case unidentified(String)
+        /// The address could not be probed (claimed by a kernel driver, an adapter limit…).
+        case problem(I2CError)
+    }
+
+    public var address: I2CAddress
+    public var outcome: Outcome
+
+    public var isSensor: Bool {
+        switch outcome {
+        case .tsl2561, .bh1750: true
+        case .unidentified, .problem: false
+        }
+    }
+}
+
+/// Looks for the sensors at their possible addresses and identifies what answers. Addresses where
+/// nothing answers are left out; every other one is explained.
+public enum SensorProbe {
+    public static let addresses = (TSL2561.addresses + BH1750.addresses).sorted()
+
+    public static func scan(_ bus: any I2CBus, clock: any Clock) -> [ProbeFinding] {
+        addresses.compactMap { address in
+            let outcome =
+                TSL2561.addresses.contains(address)
+                ? probeTSL2561(bus, address, clock) : probeBH1750(bus, address, clock)
+            return outcome.map { ProbeFinding(address: address, outcome: $0) }
+        }
+    }
+
+    /// Reading the ID register is harmless to any chip that may sit there.
+    private static func probeTSL2561(_ bus: any I2CBus, _ address: I2CAddress, _ clock: any Clock)
+        -> ProbeFinding.Outcome?
+    {
+        let id: UInt8
+        do {
+            id = try bus.readByteData(command: TSL2561.command(TSL2561.Register.id), from: address)
+        } catch {
+            return error.kind == .notAcknowledged ? nil : .problem(error)
+        }
+        guard let identity = TSL2561.identify(idRegister: id) else {
+            return .unidentified(
+                "answers, but its ID register reads 0x\(hexadecimal(id, digits: 2)): not a TSL2560/TSL2561")
+        }
+        let sensor = TSL2561(bus: bus, address: address, clock: clock)
+        return .tsl2561(
+            part: identity.part, package: identity.package,
+            reading: Result { () throws(SensorError) in try sensor.read() })
+    }
+
+    /// The BH1750 has no ID: power it on and reset it; its data register must then read 0.
+    private static func probeBH1750(_ bus: any I2CBus, _ address: I2CAddress, _ clock: any Clock)
+        -> ProbeFinding.Outcome?
+    {
+        let data: [UInt8]
+        do {
+            try bus.write([BH1750.Opcode.powerOn], to: address)
+            try bus.write([BH1750.Opcode.reset], to: address)
+            data = try bus.read(count: 2, from: address)
+        } catch {
+            return error.kind == .notAcknowledged ? nil : .problem(error)
+        }
+        guard data == [0, 0] else {
+            let value = hexadecimal(UInt16(data[0]) << 8 | UInt16(data[1]), digits: 4)
+            return .unidentified("answers, but its data did not clear on reset (0x\(value)): not a BH1750")
+        }
+        let sensor = BH1750(bus: bus, address: address, clock: clock)
+        return .bh1750(reading: Result { () throws(SensorError) in try sensor.read() })
+    }
+}

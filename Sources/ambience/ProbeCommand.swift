@@ -1,0 +1,85 @@
+import AmbienceCore
+import AmbienceSensors
+import AmbienceSystem
+
+let probeCommand = Command(
+    name: "probe",
+    summary: "find TSL2561 and BH1750 sensors on the I2C buses and take a first reading",
+    usage: """
+        ambience probe [--bus N]
+
+          Looks at the sensors' addresses (TSL2561: 0x29, 0x39, 0x49; BH1750: 0x23, 0x5C) on bus N,
+          or on every /dev/i2c-* bus, identifies what answers (the TSL2561 by its ID register and
+          package, the BH1750 by behaviour) and shows a first reading. Problems met on the way
+          (no bus, no permission, an address claimed by a kernel driver) are explained.
+          Exit 0 when a sensor was found, 1 when none.
+        """,
+    run: runProbe)
+
+private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
+    let requestedBus = try arguments.option("--bus").map { text throws(UsageError) in
+        guard let number = Int(text), number >= 0 else {
+            throw UsageError("--bus takes a bus number, not '\(text)'")
+        }
+        return number
+    }
+    try arguments.finish()
+
+    let busNumbers = requestedBus.map { [$0] } ?? LinuxI2CBus.availableBusNumbers()
+    guard !busNumbers.isEmpty else {
+        printOut(
+            "no I2C bus (/dev has no i2c-* device): "
+                + (I2CError(.busMissing, bus: "/dev/i2c-*").hint ?? ""))
+        return .failure
+    }
+    let clock = SystemClock()
+    var sensorsFound = 0
+    for number in busNumbers {
+        let bus: LinuxI2CBus
+        do {
+            bus = try LinuxI2CBus(number: number)
+        } catch {
+            printOut(error.description)
+            continue
+        }
+        defer { bus.close() }
+        let findings = SensorProbe.scan(bus, clock: clock)
+        for finding in findings {
+            printOut("\(bus.path) \(finding.address): " + describe(finding.outcome))
+        }
+        sensorsFound += findings.filter(\.isSensor).count
+        if findings.isEmpty {
+            let addresses = SensorProbe.addresses.map(\.description).joined(separator: ", ")
+            printOut("\(bus.path): nothing answers at \(addresses)")
+        }
+    }
+    if sensorsFound == 0 {
+        printOut("no sensor found; check the wiring and power, and 'i2cdetect -y BUS' for the addresses")
+        return .failure
+    }
+    return .ok
+}
+
+private func describe(_ outcome: ProbeFinding.Outcome) -> String {
+    switch outcome {
+    case .tsl2561(let part, let package, let reading):
+        return "\(part) (\(package) package, by its ID register): " + describe(reading)
+    case .bh1750(let reading):
+        return "BH1750 (by behaviour: takes its commands, data clears on reset): " + describe(reading)
+    case .unidentified(let what):
+        return what
+    case .problem(let error):
+        return error.explanation
+    }
+}
+
+private func describe(_ reading: Result<Reading, SensorError>) -> String {
+    switch reading {
+    case .success(let reading):
+        let lux = (reading.lux * 10).rounded() / 10
+        return (reading.isSaturated ? "at least " : "") + "\(lux) lux (\(reading.settings))"
+    case .failure(let error):
+        if case .bus(let busError) = error.kind { return "no reading: \(busError)" }
+        return "no reading: \(error)"
+    }
+}
