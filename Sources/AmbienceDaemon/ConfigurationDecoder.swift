@@ -30,6 +30,7 @@ struct ConfigurationDecoder {
                 < (b.file == mainFile ? 0 : 1, b.file, b.line ?? 0, second.offset)
         }.map(\.element)
     }
+
     /// Where each key that was read was set, so a fault found later (by the engine's own
     /// validation) can still be placed.
     private var origins: [String: (file: String, line: Int)] = [:]

@@ -18,7 +18,9 @@ struct Parser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
-    private var lineStart = 0
+    /// Kept up to date as the index moves, so that asking for a position costs nothing
+    /// however long the line (a fuzzer's million-byte line must not make parsing quadratic).
+    private var column = 1
     private let root: TableBuilder
     private var section: TableBuilder
     private var sectionPath: [String] = []
@@ -184,7 +186,7 @@ struct Parser {
             guard !name.isEmpty else {
                 throw error("expected a key, found \(describeCurrent())")
             }
-            index += name.count
+            advance(by: name.count)
             return KeyPart(name: String(decoding: name, as: UTF8.self), position: start)
         }
     }
@@ -287,7 +289,7 @@ struct Parser {
         guard !token.isEmpty else {
             throw error("expected a value, found \(describeCurrent())")
         }
-        index += token.count
+        advance(by: token.count)
         let text = String(decoding: token, as: UTF8.self)
         switch text {
         case "true": return .boolean(true)
@@ -340,10 +342,13 @@ struct Parser {
             guard let byte = peek(), byte != ASCII.newline, byte != ASCII.carriageReturn else {
                 throw TOMLError("the string is not closed with \"'\" on its line", at: start)
             }
-            advance()
-            if byte == ASCII.apostrophe { return String(decoding: text, as: UTF8.self) }
-            try checkNotControl(byte, offset: -1)
+            if byte == ASCII.apostrophe {
+                advance()
+                return String(decoding: text, as: UTF8.self)
+            }
+            try checkNotControl(byte)
             text.append(byte)
+            advance()
         }
     }
 
@@ -352,7 +357,7 @@ struct Parser {
         let start = position
         guard let delimiter = peek() else { throw error("expected a string") }
         let escapes = delimiter == ASCII.quote
-        index += 3
+        advance(by: 3)
         // A line break right after the opening delimiter is not part of the string.
         if peek() == ASCII.newline || peek() == ASCII.carriageReturn { try newline() }
         var text: [UInt8] = []
@@ -367,11 +372,11 @@ struct Parser {
                     // Up to two delimiter characters may end the content itself: `""""a"""""`.
                     let extra = min(run - 3, 2)
                     text.append(contentsOf: repeatElement(delimiter, count: extra))
-                    index += 3 + extra
+                    advance(by: 3 + extra)
                     return String(decoding: text, as: UTF8.self)
                 }
                 text.append(contentsOf: repeatElement(delimiter, count: run))
-                index += run
+                advance(by: run)
             case ASCII.newline, ASCII.carriageReturn:
                 try newline()
                 text.append(ASCII.newline)
@@ -455,11 +460,9 @@ struct Parser {
         text.append(contentsOf: String(Character(scalar)).utf8)
     }
 
-    private func checkNotControl(_ byte: UInt8, offset: Int = 0) throws(TOMLError) {
+    private func checkNotControl(_ byte: UInt8) throws(TOMLError) {
         if ASCII.isControl(byte) {
-            throw TOMLError(
-                "control character \(ASCII.codePoint(UInt32(byte))) must be escaped in a string",
-                at: position(of: index + offset))
+            throw error("control character \(ASCII.codePoint(UInt32(byte))) must be escaped in a string")
         }
     }
 
@@ -507,7 +510,7 @@ struct Parser {
         }
         advance()
         line += 1
-        lineStart = index
+        column = 1
     }
 
     private mutating func endOfLine() throws(TOMLError) {
@@ -525,7 +528,12 @@ struct Parser {
             case .valid(let encoded): offset += encoded.count
             case .emptyInput: return
             case .error:
-                throw TOMLError("the text is not valid UTF-8", at: position(of: offset))
+                let before = bytes[..<offset]
+                let lineStart = (before.lastIndex(of: ASCII.newline) ?? -1) + 1
+                let position = TOMLPosition(
+                    line: 1 + before.lazy.filter { $0 == ASCII.newline }.count,
+                    column: 1 + bytes[lineStart..<offset].lazy.filter { $0 & 0xC0 != 0x80 }.count)
+                throw TOMLError("the text is not valid UTF-8", at: position)
             }
         }
     }
@@ -538,24 +546,17 @@ struct Parser {
     }
 
     private mutating func advance() {
-        if index < bytes.count { index += 1 }
+        guard index < bytes.count else { return }
+        // Columns count characters: UTF-8 continuation bytes do not start one.
+        if bytes[index] & 0xC0 != 0x80 { column += 1 }
+        index += 1
     }
 
-    private var position: TOMLPosition { position(of: index) }
-
-    /// The position of a byte offset; columns count characters, not bytes.
-    private func position(of offset: Int) -> TOMLPosition {
-        let offset = max(lineStart, min(offset, bytes.count))
-        var lineNumber = line
-        var start = lineStart
-        // Only the UTF-8 check looks past the current line, before any line has been counted.
-        if let lastBreak = bytes[lineStart..<offset].lastIndex(of: ASCII.newline) {
-            lineNumber += bytes[lineStart..<offset].lazy.filter { $0 == ASCII.newline }.count
-            start = lastBreak + 1
-        }
-        let column = 1 + bytes[start..<offset].lazy.filter { $0 & 0xC0 != 0x80 }.count
-        return TOMLPosition(line: lineNumber, column: column)
+    private mutating func advance(by count: Int) {
+        for _ in 0..<max(0, count) { advance() }
     }
+
+    private var position: TOMLPosition { TOMLPosition(line: line, column: column) }
 
     private func error(_ message: String) -> TOMLError {
         TOMLError(message, at: position)

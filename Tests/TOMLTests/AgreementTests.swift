@@ -109,6 +109,38 @@ import Testing
         }
     }
 
+    /// What TOMLWriter writes, both parsers read back as the value written.
+    @Test func writtenValuesReadBackTheSameInBoth() throws {
+        let position = TOMLPosition(line: 1, column: 1)
+        func value(_ content: TOMLValue.Content) -> TOMLValue { TOMLValue(content, at: position) }
+        let controls = String(
+            String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init) + ["\u{7F}"]))
+        var nested = TOMLTable()
+        nested.set("a b", value(.integer(1)))
+        nested.set("", value(.string("empty key")))
+        nested.set("x.y", value(.array([value(.boolean(true)), value(.table(TOMLTable()))])))
+        let values: [TOMLValue.Content] = [
+            .string(controls), .string("quote \" backslash \\ é 😀 '''"), .string(""),
+            .integer(.min), .integer(.max), .float(0.1), .float(1e-5), .float(1e16), .float(5e-324),
+            .float(.greatestFiniteMagnitude), .float(-0.0), .float(.infinity), .float(-.infinity),
+            .float(.nan),
+            .float(123_456.789), .array([]),
+            .array([value(.array([value(.integer(1))])), value(.string("s"))]),
+            .table(nested), .table(TOMLTable()),
+        ]
+        let documents = values.map { "v = " + TOMLWriter.inline($0) + "\n" }
+        let reference = try StandardParser.canonicalForms(of: documents)
+        for (content, (document, expected)) in zip(values, zip(documents, reference)) {
+            let parsed = try TOMLTable.parse(document)
+            #expect(expected == StandardParser.canonicalForm(.table(parsed)), "\(document.debugDescription)")
+            #expect(
+                parsed["v"].map { StandardParser.canonicalForm($0.content) }
+                    == StandardParser.canonicalForm(content))
+        }
+        #expect(TOMLWriter.key("bare_key-1") == "bare_key-1")
+        #expect(TOMLWriter.key("needs quotes") == "\"needs quotes\"")
+    }
+
     @Test func invalidUTF8IsRejectedByBoth() throws {
         let bytes: [UInt8] = Array("a = \"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(

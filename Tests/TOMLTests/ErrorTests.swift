@@ -103,6 +103,21 @@ import Testing
         #expect(failure(inline)?.message == "arrays and inline tables are nested more than 64 deep")
     }
 
+    /// Positions are tracked as the parser goes, never recounted from the start of the line.
+    @Test(.timeLimit(.minutes(1))) func aVeryLongLineParsesInLinearTime() throws {
+        let count = 300_000
+        let document = "a = [" + String(repeating: "1,", count: count) + "]\nb = x"
+        #expect(
+            failure(document)
+                == TOMLError(
+                    "expected a value, found 'x' (strings need quotes)", at: TOMLPosition(line: 2, column: 5))
+        )
+        let items = try TOMLTable.parse("a = [" + String(repeating: "1,", count: count) + "'é', 2]")["a"]?
+            .array
+        #expect(items?.count == count + 2)
+        #expect(items?.last?.position == TOMLPosition(line: 1, column: 6 + 2 * count + 5))
+    }
+
     @Test func errorsDescribeTheirPlace() {
         #expect(
             failure("a = 1\na = 2")?.description
