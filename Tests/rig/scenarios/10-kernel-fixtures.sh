@@ -1,0 +1,143 @@
+# shellcheck shell=bash
+# The fixtures themselves, through the kernel's real interfaces and the stock tools: if these
+# fail, the daemon's scenarios would fail for reasons that are not the daemon's.
+
+# -- I2C buses --
+
+i2c_dev_shows_both_buses() {
+    [ -c "/dev/i2c-$TSL2561_BUS" ] && [ -c "/dev/i2c-$BH1750_BUS" ]
+    i2cdetect -l >"$RIG_WORK/buses"
+    grep -q "^i2c-$TSL2561_BUS.*SMBus stub driver" "$RIG_WORK/buses"
+    grep -q "^i2c-$BH1750_BUS.*ambience-test-i2c" "$RIG_WORK/buses"
+}
+
+# i2cdetect prints the address in the grid where a chip acknowledges, "--" elsewhere.
+i2cdetect_sees_the_bh1750_on_the_test_adapter() {
+    i2cdetect -F "$BH1750_BUS" | grep -q '^I2C  *yes'
+    i2cdetect -y "$BH1750_BUS" >"$RIG_WORK/grid"
+    expect_equal "23 39" "$(acknowledged_addresses <"$RIG_WORK/grid")" "addresses found"
+}
+
+# The cells of an i2cdetect grid that are neither "--" nor blank, on one line.
+acknowledged_addresses() {
+    sed -n 's/^[0-7]0://p' | tr -s ' ' '\n' | grep -v -e '^--$' -e '^$' | paste -sd ' '
+}
+
+# Plain I2C transfers, as the BH1750 needs: one opcode written, two bytes read back.
+bh1750_plain_read_gives_the_knob_counts() {
+    bh1750_set_counts 0x1234
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x01
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x10
+    sleep 0.2 # H-res measurement time: 120 ms typical, 180 ms at most
+    expect_equal "0x12 0x34" "$(i2ctransfer -y "$BH1750_BUS" r2@0x23)" "counts read"
+}
+
+# counts = lux x 1.2 x MTreg/69: 100 lx gives 120 at MTreg 69, 240 at MTreg 138 (0x8a,
+# written as 0x40|0x8a>>5 then 0x60|0x8a&0x1f).
+bh1750_counts_follow_lux_and_mtreg() {
+    bh1750_set_lux 100
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x11 # H-res2 doubles the counts
+    sleep 0.2
+    expect_equal "0x00 0xf0" "$(i2ctransfer -y "$BH1750_BUS" r2@0x23)" "H-res2 at MTreg 69"
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x44
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x6a
+    expect_equal 138 "$(bh1750_mtreg)" "MTreg"
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x10
+    sleep 0.3 # 120 ms x 138/69
+    expect_equal "0x00 0xf0" "$(i2ctransfer -y "$BH1750_BUS" r2@0x23)" "H-res at MTreg 138"
+}
+
+# SMBus byte-data on i2c-stub, as a TSL2561 driver does it: command byte 0x80|register.
+tsl2561_id_reads_back_on_i2c_stub() {
+    expect_equal 0x50 "$(i2cget -y "$TSL2561_BUS" 0x39 0x8a b)" "ID at 0x39"
+    expect_equal 0x50 "$(i2cget -y "$TSL2561_BUS" 0x49 0x8a b)" "ID at 0x49"
+    tsl2561_stub_set_counts 0x1234 0x0567
+    expect_equal 0x1234 "$(i2cget -y "$TSL2561_BUS" 0x39 0xac w)" "CH0 by word"
+    expect_equal 0x05 "$(i2cget -y "$TSL2561_BUS" 0x39 0x8f b)" "CH1 high byte"
+    i2cset -y "$TSL2561_BUS" 0x39 0x80 0x03 b
+    expect_equal 0x03 "$(i2cget -y "$TSL2561_BUS" 0x39 0x80 b)" "CONTROL after power-up"
+}
+
+# The test adapter's TSL2561 through the i2c core's SMBus emulation: data only after an
+# integration (402 ms by default) since power-up.
+tsl2561_on_the_test_adapter_integrates() {
+    tsl2561_set_counts 1000 300
+    expect_equal 0x50 "$(i2cget -y "$BH1750_BUS" 0x39 0x8a b)" "ID"
+    i2cset -y "$BH1750_BUS" 0x39 0x81 0x00 b # 13.7 ms: full scale 5047
+    i2cset -y "$BH1750_BUS" 0x39 0x80 0x03 b
+    sleep 0.1
+    expect_equal 0x03e8 "$(i2cget -y "$BH1750_BUS" 0x39 0xac w)" "CH0"
+    expect_equal 0x012c "$(i2cget -y "$BH1750_BUS" 0x39 0xae w)" "CH1"
+    tsl2561_set_counts 60000 300
+    sleep 0.1
+    expect_equal 0x13b7 "$(i2cget -y "$BH1750_BUS" 0x39 0xac w)" "CH0 clamped to 5047"
+    grep -q '80:03' <<<"$(tsl2561_log)"
+}
+
+# Unplugged: the address is not acknowledged (ENXIO). Plugged back in: a power-on reset, so
+# reads give 0 until a driver powers it on and starts a measurement again.
+bh1750_unplug_nacks_and_replug_resets() {
+    bh1750_set_counts 0x0102
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x10
+    bh1750_unplug
+    expect_exit 1 i2ctransfer -y "$BH1750_BUS" r2@0x23
+    grep -q 'No such device or address' "$RIG_WORK/err"
+    ! i2cget -y "$BH1750_BUS" 0x23
+    expect_equal 39 "$(i2cdetect -y "$BH1750_BUS" | acknowledged_addresses)" "addresses found"
+    bh1750_replug
+    bh1750_clear_log
+    expect_equal "0x00 0x00" "$(i2ctransfer -y "$BH1750_BUS" r2@0x23)" "counts after replug"
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x01
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x10
+    expect_equal "01 10" "$(bh1750_log)" "opcodes logged since replug"
+    sleep 0.2
+    expect_equal "0x01 0x02" "$(i2ctransfer -y "$BH1750_BUS" r2@0x23)" "counts after re-init"
+}
+
+# -- GPIO --
+
+# A line held high by gpioset reads 1 in gpio-sim's sysfs; released, it falls back to its pull.
+gpioset_drives_a_gpio_sim_line() {
+    gpioset --mode=signal "$GPIO_CHIP" 3=1 &
+    local holder=$!
+    eventually 5 gpio_sim_reads 3 1 || { kill "$holder"; return 1; }
+    gpioinfo "$GPIO_CHIP" | grep -q 'line *3:.*"gpioset" *output'
+    expect_equal 0 "$(gpio_sim_value 2)" "a neighbouring line"
+    kill "$holder"
+    wait "$holder" || true
+    eventually 5 gpio_sim_reads 3 0
+}
+
+gpio_sim_pull_drives_an_input() {
+    gpio_sim_pull 5 up
+    expect_equal 1 "$(gpioget "$GPIO_CHIP" 5)" "input pulled up"
+    gpio_sim_pull 5 down
+    expect_equal 0 "$(gpioget "$GPIO_CHIP" 5)" "input pulled down"
+}
+
+# -- Permissions, as the udev rules will set them --
+
+# nobody opens /dev/i2c-N and /dev/gpiochipN only when in the device's group.
+devices_open_for_their_group_only() {
+    rig_grant_device_groups
+    i2ctransfer -y "$BH1750_BUS" w1@0x23 0x10
+    expect_exit 1 as_user -- i2ctransfer -y "$BH1750_BUS" r2@0x23
+    grep -q 'Permission denied' "$RIG_WORK/err"
+    expect_exit 1 as_user "$GPIO_GID" -- i2ctransfer -y "$BH1750_BUS" r2@0x23
+    expect_exit 0 as_user "$I2C_GID" -- i2ctransfer -y "$BH1750_BUS" r2@0x23
+    expect_exit 0 as_user "$I2C_GID" -- i2cget -y "$TSL2561_BUS" 0x39 0x8a b
+    expect_exit 1 as_user "$I2C_GID" -- gpioinfo "$GPIO_CHIP"
+    expect_exit 0 as_user "$I2C_GID,$GPIO_GID" -- gpioinfo "$GPIO_CHIP"
+    expect_equal "$NOBODY_UID" "$(as_user -- id -u)" "user"
+}
+
+check "i2c-dev shows both buses" i2c_dev_shows_both_buses
+check "i2cdetect sees the BH1750 (and TSL2561) on the test adapter" i2cdetect_sees_the_bh1750_on_the_test_adapter
+check "BH1750 plain read gives the knob's counts" bh1750_plain_read_gives_the_knob_counts
+check "BH1750 counts follow lux and MTreg" bh1750_counts_follow_lux_and_mtreg
+check "TSL2561 ID reads back on i2c-stub (SMBus byte-data)" tsl2561_id_reads_back_on_i2c_stub
+check "TSL2561 on the test adapter integrates and saturates" tsl2561_on_the_test_adapter_integrates
+check "BH1750 unplugged NACKs (ENXIO), replugged resets" bh1750_unplug_nacks_and_replug_resets
+check "gpioset drives a gpio-sim line while held" gpioset_drives_a_gpio_sim_line
+check "gpio-sim pull drives an input" gpio_sim_pull_drives_an_input
+check "an unprivileged user opens the devices only with their group" devices_open_for_their_group_only

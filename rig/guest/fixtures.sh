@@ -1,0 +1,203 @@
+# shellcheck shell=bash
+# Sourced in the guest (as root, by bash): loads the drivers, creates the fixtures, exports
+# where they are, and defines helpers for scenarios. Safe to source more than once.
+#
+# Fixtures:
+#   TSL2561_BUS     i2c-stub (SMBus only): TSL2561 register files at 0x39 and 0x49
+#   BH1750_BUS      the project's ambience-test-i2c adapter (plain I2C): a BH1750 at 0x23
+#                   and a TSL2561 at 0x39, with knobs (see rig/kmod/ambience-test-i2c)
+#   GPIO_CHIP       gpio-sim's chip, gpiochipN: 8 lines, label $GPIO_SIM_LABEL
+#   GPIO_SIM_SYSFS  /sys/devices/platform/gpio-sim.N/gpiochipN: line K's level is
+#                   $GPIO_SIM_SYSFS/sim_gpioK/value, its pull .../sim_gpioK/pull
+#   I2C_GID, GPIO_GID   numeric groups rig_grant_device_groups gives the device nodes
+#   NOBODY_UID      an unprivileged user (nobody) for as_user
+[ -n "${RIG_DIR:-}" ] || { echo "fixtures.sh: RIG_DIR is not set (run through rig/run.sh)" >&2; return 1; }
+
+TEST_ADAPTER_NAME=ambience-test-i2c
+TEST_ADAPTER_PARAMETERS=/sys/module/ambience_test_i2c/parameters
+STUB_ADAPTER_NAME="SMBus stub driver"
+STUB_ADDRESSES=0x39,0x49
+GPIO_SIM_LABEL=ambience-sim
+GPIO_SIM_LINES=8
+GPIO_SIM_CONFIG=/sys/kernel/config/gpio-sim/ambience
+# Groups that need not exist in the (read-only) host's /etc/group: numbers are enough.
+I2C_GID=64001
+GPIO_GID=64002
+NOBODY_UID=65534
+export I2C_GID GPIO_GID NOBODY_UID GPIO_SIM_LABEL
+
+rig_module_dir() {
+    echo "$RIG_DIR/kernels/$(uname -r)/modules"
+}
+
+# insmod, unless the module is loaded already (sourcing twice must not fail).
+rig_insmod() {  # rig_insmod NAME [PARAMETER=VALUE...]
+    local name=$1
+    shift
+    [ -d "/sys/module/${name//-/_}" ] || insmod "$(rig_module_dir)/$name.ko" "$@"
+}
+
+# The number N of the /dev/i2c-N whose adapter has this name (bus numbers vary by machine).
+i2c_bus_by_name() {  # i2c_bus_by_name NAME
+    local name_file
+    for name_file in /sys/class/i2c-dev/i2c-*/name; do
+        if [ "$(cat "$name_file")" = "$1" ]; then
+            basename "$(dirname "$name_file")" | cut -d- -f2
+            return 0
+        fi
+    done
+    echo "no I2C adapter named '$1'" >&2
+    return 1
+}
+
+# (Sourced, so no set -e here: each step stops the loader on failure by hand.)
+load_i2c_fixtures() {
+    modprobe i2c-dev || return
+    modprobe i2c-stub chip_addr="$STUB_ADDRESSES" || return
+    rig_insmod ambience-test-i2c || return
+    TSL2561_BUS=$(i2c_bus_by_name "$STUB_ADAPTER_NAME") || return
+    BH1750_BUS=$(i2c_bus_by_name "$TEST_ADAPTER_NAME") || return
+    export TSL2561_BUS BH1750_BUS
+}
+
+# gpio-sim is configured through configfs: a chip directory with banks, then live=1.
+load_gpio_fixtures() {
+    modprobe configfs || return
+    mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config || return
+    rig_insmod gpio-sim || return
+    if [ ! -d "$GPIO_SIM_CONFIG" ]; then
+        mkdir -p "$GPIO_SIM_CONFIG/bank0" &&
+            echo "$GPIO_SIM_LINES" >"$GPIO_SIM_CONFIG/bank0/num_lines" &&
+            echo "$GPIO_SIM_LABEL" >"$GPIO_SIM_CONFIG/bank0/label" &&
+            echo 1 >"$GPIO_SIM_CONFIG/live" || return
+    fi
+    GPIO_CHIP=$(cat "$GPIO_SIM_CONFIG/bank0/chip_name") || return
+    GPIO_SIM_SYSFS=/sys/devices/platform/$(cat "$GPIO_SIM_CONFIG/dev_name")/$GPIO_CHIP || return
+    export GPIO_CHIP GPIO_SIM_SYSFS
+}
+
+# ---- TSL2561 on i2c-stub ----
+# i2c-stub keeps one 16-bit word per SMBus command code, and byte accesses use its low byte.
+# So the TSL2561's registers live at the command codes a driver sends: 0x80|reg for byte
+# access (ID at 0x8A), 0xA0|reg for word access (DATA0 at 0xAC, DATA1 at 0xAE). i2c-stub
+# knows nothing of the chip: CONTROL reads back what was written, data never changes.
+
+# Power-on state: CONTROL 0x00, TIMING 0x02, ID (default 0x50: TSL2561T/FN/CL rev 0).
+tsl2561_stub_reset() {  # tsl2561_stub_reset [ADDRESS [ID]]
+    local address=${1:-0x39} id=${2:-0x50}
+    i2cset -y "$TSL2561_BUS" "$address" 0x80 0x00 b
+    i2cset -y "$TSL2561_BUS" "$address" 0x81 0x02 b
+    i2cset -y "$TSL2561_BUS" "$address" 0x8a "$id" b
+}
+
+# Channel counts, readable by word (0xAC/0xAE) and by byte (0x8C-0x8F).
+tsl2561_stub_set_counts() {  # tsl2561_stub_set_counts CH0 CH1 [ADDRESS]
+    local ch0=$(($1)) ch1=$(($2)) address=${3:-0x39}
+    i2cset -y "$TSL2561_BUS" "$address" 0xac "$ch0" w
+    i2cset -y "$TSL2561_BUS" "$address" 0xae "$ch1" w
+    i2cset -y "$TSL2561_BUS" "$address" 0x8c $((ch0 & 0xff)) b
+    i2cset -y "$TSL2561_BUS" "$address" 0x8d $((ch0 >> 8)) b
+    i2cset -y "$TSL2561_BUS" "$address" 0x8e $((ch1 & 0xff)) b
+    i2cset -y "$TSL2561_BUS" "$address" 0x8f $((ch1 >> 8)) b
+}
+
+# ---- The test adapter's chips (knobs in $TEST_ADAPTER_PARAMETERS) ----
+
+test_adapter_knob() {  # test_adapter_knob NAME [VALUE]: prints the knob, or sets it
+    if [ $# = 2 ]; then
+        echo "$2" >"$TEST_ADAPTER_PARAMETERS/$1"
+    else
+        cat "$TEST_ADAPTER_PARAMETERS/$1"
+    fi
+}
+
+# Every measurement yields exactly these counts, whatever the mode and MTreg.
+bh1750_set_counts() {  # bh1750_set_counts COUNTS
+    test_adapter_knob bh1750_counts "$(($1))"
+}
+
+# Counts follow this light through the datasheet (lux x 1.2 x MTreg/69, x2 in H-res2).
+bh1750_set_lux() {  # bh1750_set_lux LUX (decimals allowed)
+    test_adapter_knob bh1750_millilux "$(awk -v lux="$1" 'BEGIN { printf "%d", lux * 1000 }')"
+    test_adapter_knob bh1750_counts -1
+}
+
+# Unplugged, every transfer to the chip NACKs (ENXIO); plugged back in, it is powered down
+# with MTreg 69 and data 0, so a driver must initialise it again.
+bh1750_unplug() { test_adapter_knob bh1750_present 0; }
+bh1750_replug() { test_adapter_knob bh1750_present 1; }
+
+# The opcodes written since the last clear, oldest first (last 32), e.g. "01 07 10".
+bh1750_log() { test_adapter_knob bh1750_log; }
+bh1750_clear_log() { test_adapter_knob bh1750_log clear; }
+bh1750_mtreg() { test_adapter_knob bh1750_mtreg; }
+
+# The adapter's own TSL2561 (plain I2C, unpluggable, integrates with real timing).
+tsl2561_set_counts() {  # tsl2561_set_counts CH0 CH1
+    test_adapter_knob tsl2561_ch0 "$(($1))"
+    test_adapter_knob tsl2561_ch1 "$(($2))"
+}
+tsl2561_unplug() { test_adapter_knob tsl2561_present 0; }
+tsl2561_replug() { test_adapter_knob tsl2561_present 1; }
+# Write transfers, bytes joined by ':', e.g. "80:03 81:02 8a".
+tsl2561_log() { test_adapter_knob tsl2561_log; }
+tsl2561_clear_log() { test_adapter_knob tsl2561_log clear; }
+
+# ---- gpio-sim ----
+
+# The level of line K as the simulator sees it: what a consumer drives while it holds the
+# line as an output; the pull once released. So check while the line is held.
+gpio_sim_value() {  # gpio_sim_value LINE
+    cat "$GPIO_SIM_SYSFS/sim_gpio$1/value"
+}
+
+# Succeeds if line K's level is VALUE (a command, for polling: `eventually 5 gpio_sim_reads 3 1`).
+gpio_sim_reads() {  # gpio_sim_reads LINE VALUE
+    [ "$(gpio_sim_value "$1")" = "$2" ]
+}
+
+# What an input line reads, as if wired to ground or to the supply.
+gpio_sim_pull() {  # gpio_sim_pull LINE up|down
+    echo "pull-$2" >"$GPIO_SIM_SYSFS/sim_gpio$1/pull"
+}
+
+# ---- Permissions, as the project's udev rules set them ----
+
+# /dev/i2c-* to group I2C_GID, /dev/gpiochip* to GPIO_GID, both 0660.
+rig_grant_device_groups() {
+    chgrp "$I2C_GID" /dev/i2c-*
+    chmod 0660 /dev/i2c-*
+    chgrp "$GPIO_GID" /dev/gpiochip*
+    chmod 0660 /dev/gpiochip*
+}
+
+# Runs COMMAND as nobody, in exactly the given supplementary groups (none by default).
+# /etc is the host's, read-only: setpriv takes numbers, so no user or group need exist.
+as_user() {  # as_user [GID[,GID...]] -- COMMAND...
+    local groups=
+    if [ "$1" != -- ]; then
+        groups=$1
+        shift
+    fi
+    [ "$1" = -- ] || { echo "usage: as_user [GIDS] -- COMMAND..." >&2; return 2; }
+    shift
+    if [ -n "$groups" ]; then
+        setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_UID" --groups="$groups" -- "$@"
+    else
+        setpriv --reuid="$NOBODY_UID" --regid="$NOBODY_UID" --clear-groups -- "$@"
+    fi
+}
+
+rig_describe_fixtures() {
+    echo "kernel $(uname -r), guest uptime $(cut -d' ' -f1 /proc/uptime)s"
+    echo "TSL2561_BUS=$TSL2561_BUS ($STUB_ADAPTER_NAME, TSL2561 at $STUB_ADDRESSES)"
+    echo "BH1750_BUS=$BH1750_BUS ($TEST_ADAPTER_NAME, BH1750 at 0x23, TSL2561 at 0x39)"
+    echo "GPIO_CHIP=$GPIO_CHIP ($GPIO_SIM_LABEL, $GPIO_SIM_LINES lines)"
+    echo "GPIO_SIM_SYSFS=$GPIO_SIM_SYSFS"
+}
+
+if ! { load_i2c_fixtures && load_gpio_fixtures &&
+    tsl2561_stub_reset 0x39 && tsl2561_stub_reset 0x49; }; then
+    echo "fixtures.sh: setting up the fixtures failed" >&2
+    return 1
+fi
