@@ -42,3 +42,10 @@ lint:
 
 clean:
 	rm -rf .build
+
+# The real-kernel rig (rig/, Tests/rig/): Debian's kernel in QEMU against real i2c-dev and GPIO.
+rig-setup:
+	rig/setup.sh
+
+rig-test: build
+	Tests/rig/run.sh
