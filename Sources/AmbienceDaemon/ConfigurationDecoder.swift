@@ -159,10 +159,22 @@ struct ConfigurationDecoder {
     mutating func choice<Choice: RawRepresentable & CaseIterable>(
         _ name: String, in section: Section, meaning: String
     ) -> Choice? where Choice.RawValue == String {
+        choice(
+            name, in: section, meaning: meaning, among: Array(Choice.allCases), spelled: \.rawValue,
+            parsing: Choice.init(rawValue:))
+    }
+
+    /// One of a fixed set of words, read by the type's own parser; only the spelling the file
+    /// is documented with is taken, not the parser's aliases, so that every file is written alike.
+    mutating func choice<Choice>(
+        _ name: String, in section: Section, meaning: String, among choices: [Choice],
+        spelled spelling: (Choice) -> String, parsing parse: (String) -> Choice?
+    ) -> Choice? {
         guard let (text, line, file) = string(name, in: section) else { return nil }
-        guard let choice = Choice(rawValue: text) else {
+        guard let choice = parse(text), spelling(choice) == text else {
             fail(
-                section.key(name), "\"\(text)\" is not \(meaning): use \(Self.alternatives(Choice.self))",
+                section.key(name),
+                "\"\(text)\" is not \(meaning): use \(Self.alternatives(choices.map(spelling)))",
                 file: file, line: line)
             return nil
         }
@@ -183,8 +195,8 @@ struct ConfigurationDecoder {
         return path
     }
 
-    /// Places a refusal from the engine's own validation at the key it names, or at the nearest
-    /// enclosing table that was written, or at the file that leaves it to the defaults.
+    /// Places a refusal from the engine's or a driver's own validation at the key it names, or at
+    /// the nearest enclosing table that was written, or at the file that leaves it to the defaults.
     mutating func adopt(_ error: ConfigurationError) {
         var path = error.key.split(separator: ".").map(String.init)
         while !path.isEmpty {
@@ -197,9 +209,9 @@ struct ConfigurationDecoder {
         fail(error.key, error.message, file: mainFile, line: nil)
     }
 
-    static func alternatives<Choice: RawRepresentable & CaseIterable>(_: Choice.Type) -> String
-    where Choice.RawValue == String {
-        let words = Choice.allCases.map { "\"\($0.rawValue)\"" }
+    /// `"a", "b" or "c"`.
+    static func alternatives(_ spellings: [String]) -> String {
+        let words = spellings.map { "\"\($0)\"" }
         guard words.count > 1 else { return words.joined() }
         return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
     }

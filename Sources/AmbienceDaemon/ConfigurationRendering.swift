@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceSensors
 import TOML
 
 extension DaemonConfiguration {
@@ -26,17 +27,20 @@ extension DaemonConfiguration {
             "[sensor]",
             [
                 ("kind", string(sensor.kind.rawValue)), ("bus", String(sensor.bus)),
-                ("address", Format.hexadecimal(Int64(sensor.address))),
+                ("address", sensor.address.description),
                 ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
             ])
+        let bh1750 = sensor.bh1750
         table(
             "[sensor.bh1750]" + (sensor.kind == .bh1750 ? "" : "   # not used with this sensor kind"),
-            [("mode", string(sensor.bh1750.mode.rawValue)), ("mtreg", String(sensor.bh1750.mtreg))])
+            [("mode", string(bh1750.mode.configurationText))]
+                + (bh1750.mode == .automatic ? [] : [("mtreg", String(bh1750.measurementTime))]))
+        if bh1750.mode == .automatic { lines.append("# mtreg: chosen by automatic ranging") }
         table(
             "[sensor.tsl2561]" + (sensor.kind == .tsl2561 ? "" : "   # not used with this sensor kind"),
             [
-                ("gain", string(sensor.tsl2561.gain.rawValue)),
-                ("integration", Format.number(sensor.tsl2561.integration.milliseconds)),
+                ("gain", string(sensor.tsl2561.gain.configurationText)),
+                ("integration", Format.number(sensor.tsl2561.integrationTime.milliseconds)),
             ])
 
         table("[filter]", [("tau", Format.number(engine.timeConstant))])

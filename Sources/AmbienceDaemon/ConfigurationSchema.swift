@@ -1,4 +1,6 @@
 import AmbienceCore
+import AmbienceOutputs
+import AmbienceSensors
 import TOML
 
 /// The schema: which keys each table takes, their types, ranges and defaults.
@@ -36,7 +38,7 @@ extension DaemonConfiguration {
     ) -> (SensorSettings?, interval: Double?) {
         let section = decoder.section("sensor", of: root)
         decoder.allowOnly(["kind", "bus", "address", "interval", "force", "bh1750", "tsl2561"], in: section)
-        let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.self)
+        let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map(\.rawValue))
         let kind: SensorSettings.Kind? = decoder.choice("kind", in: section, meaning: "a sensor kind")
         if !section.layers.contains(where: { $0.table["kind"] != nil }) {
             decoder.missing("kind", in: section, "required: the light sensor, \(kinds)")
@@ -46,53 +48,80 @@ extension DaemonConfiguration {
             ?? Defaults.bus
         let address = decoder.integer(
             "address", in: section, range: 0...0x7F, describe: ConfigurationFormat.hexadecimal,
-            meaning: "a 7-bit I2C address")
-        if let kind, let address, !kind.addresses.contains(UInt8(address)) {
+            meaning: "a 7-bit I2C address"
+        ).map { I2CAddress(rawValue: UInt8($0)) }
+        if let kind, let address, !kind.addresses.contains(address) {
             decoder.adopt(
                 ConfigurationError(
                     key: section.key("address"),
                     message:
-                        "\(ConfigurationFormat.hexadecimal(Int64(address))) is not an address of the \(kind.rawValue),"
-                        + " which answers at \(addressChoices(kind))"))
+                        "\(address) is not an address of the \(kind.rawValue), which answers at \(addressChoices(kind))"
+                ))
         }
         let interval = decoder.number("interval", in: section)
         let force = decoder.boolean("force", in: section) ?? false
-
-        let bh1750Section = decoder.section("bh1750", of: section)
-        decoder.allowOnly(["mode", "mtreg"], in: bh1750Section)
-        let mtregRange = BH1750Settings.mtregRange
-        let bh1750 = BH1750Settings(
-            mode: decoder.choice("mode", in: bh1750Section, meaning: "a BH1750 mode") ?? .auto,
-            mtreg: decoder.integer(
-                "mtreg", in: bh1750Section, range: Int(mtregRange.lowerBound)...Int(mtregRange.upperBound),
-                meaning: "a measurement time (MTreg)"
-            ).map(UInt8.init) ?? BH1750Settings().mtreg)
-
-        let tsl2561Section = decoder.section("tsl2561", of: section)
-        decoder.allowOnly(["gain", "integration"], in: tsl2561Section)
-        var integration = TSL2561Settings().integration
-        if let milliseconds = decoder.number("integration", in: tsl2561Section) {
-            let choices = TSL2561Settings.Integration.allCases
-            if let match = choices.first(where: { $0.milliseconds == milliseconds }) {
-                integration = match
-            } else {
-                decoder.adopt(
-                    ConfigurationError(
-                        key: tsl2561Section.key("integration"),
-                        message:
-                            "must be 13.7, 101 or 402 (milliseconds), not \(ConfigurationFormat.number(milliseconds))"
-                    ))
-            }
-        }
-        let tsl2561 = TSL2561Settings(
-            gain: decoder.choice("gain", in: tsl2561Section, meaning: "a TSL2561 gain") ?? .auto,
-            integration: integration)
+        let bh1750 = decodeBH1750(section, decoder: &decoder)
+        let tsl2561 = decodeTSL2561(section, decoder: &decoder)
 
         guard let kind else { return (nil, interval) }
         let settings = SensorSettings(
-            kind: kind, bus: bus, address: address.map(UInt8.init), force: force, bh1750: bh1750,
-            tsl2561: tsl2561)
+            kind: kind, bus: bus, address: address, force: force, bh1750: bh1750, tsl2561: tsl2561)
         return (settings, interval)
+    }
+
+    /// Read by the driver's own types, whose refusals (MTreg with automatic ranging) are placed
+    /// back in the file.
+    private static func decodeBH1750(_ sensor: Section, decoder: inout ConfigurationDecoder)
+        -> BH1750.Settings
+    {
+        let section = decoder.section("bh1750", of: sensor)
+        decoder.allowOnly(["mode", "mtreg"], in: section)
+        let mode = decoder.choice(
+            "mode", in: section, meaning: "a BH1750 mode", among: BH1750.ModeSetting.configurationChoices,
+            spelled: \.configurationText, parsing: BH1750.ModeSetting.init(parsing:))
+        let modeGiven = section.layers.contains { $0.table["mode"] != nil }
+        let measurementTime = decoder.integer(
+            "mtreg", in: section, range: BH1750.measurementTimeRange, meaning: "a measurement time (MTreg)")
+        // A mode already refused would only make the MTreg look wrong as well.
+        guard mode != nil || !modeGiven else { return .automatic }
+        do {
+            return try BH1750.Settings(mode: mode ?? .automatic, measurementTime: measurementTime)
+        } catch {
+            decoder.adopt(ConfigurationError(key: section.key(error.key), message: error.message))
+            return .automatic
+        }
+    }
+
+    private static func decodeTSL2561(_ sensor: Section, decoder: inout ConfigurationDecoder)
+        -> TSL2561.Settings
+    {
+        let section = decoder.section("tsl2561", of: sensor)
+        decoder.allowOnly(["gain", "integration"], in: section)
+        var settings = TSL2561.Settings()
+        if let milliseconds = decoder.number("integration", in: section) {
+            // The driver takes 13 and 14 for 13.7 too; the file is written with the datasheet's values.
+            if let time = TSL2561.IntegrationTime(milliseconds: milliseconds),
+                time.milliseconds == milliseconds
+            {
+                settings.integrationTime = time
+            } else {
+                let choices = TSL2561.IntegrationTime.allCases.map {
+                    ConfigurationFormat.number($0.milliseconds)
+                }
+                decoder.adopt(
+                    ConfigurationError(
+                        key: section.key("integration"),
+                        message:
+                            "must be \(choices.dropLast().joined(separator: ", ")) or \(choices.last ?? "")"
+                            + " (milliseconds), not \(ConfigurationFormat.number(milliseconds))"))
+            }
+        }
+        settings.gain =
+            decoder.choice(
+                "gain", in: section, meaning: "a TSL2561 gain",
+                among: TSL2561.GainSetting.configurationChoices,
+                spelled: \.configurationText, parsing: TSL2561.GainSetting.init(parsing:)) ?? settings.gain
+        return settings
     }
 
     /// Validated by the engine's own types, whose refusals are placed back in the file.
@@ -140,12 +169,17 @@ extension DaemonConfiguration {
         }
     }
 
-    private static func decodeGPIO(_ root: Section, decoder: inout ConfigurationDecoder) -> GPIOSettings? {
+    /// libgpiod numbers lines with an unsigned int, and no chip has anywhere near this many.
+    static let lineOffsetRange = 0...65_535
+
+    private static func decodeGPIO(
+        _ root: Section, decoder: inout ConfigurationDecoder
+    ) -> GPIOIndicator.Configuration? {
         let section = decoder.section("gpio", of: root)
         guard !section.layers.isEmpty else { return nil }
         decoder.allowOnly(["chip", "lines", "fault", "active_low"], in: section)
         let chip = decoder.string("chip", in: section)?.value
-        let range = GPIOSettings.offsetRange
+        let range = lineOffsetRange
 
         // The lines are one setting: a file that gives them replaces the board's set whole, so
         // that choosing fewer lines than the board suggests is possible.
@@ -153,12 +187,12 @@ extension DaemonConfiguration {
         let states = AmbienceState.allCases.map(\.rawValue)
         decoder.allowOnly(states, in: everyLines)
         let lines = Section(path: everyLines.path, layers: Array(everyLines.layers.prefix(1)))
-        var offsets: [AmbienceState: Int] = [:]
+        var offsets: [AmbienceState: UInt32] = [:]
         var used: [(key: String, offset: Int)] = []
         for state in AmbienceState.allCases {
             if let offset = decoder.integer(state.rawValue, in: lines, range: range, meaning: "a line offset")
             {
-                offsets[state] = offset
+                offsets[state] = UInt32(offset)
                 used.append((lines.key(state.rawValue), offset))
             }
         }
@@ -183,7 +217,8 @@ extension DaemonConfiguration {
             }
             return nil
         }
-        return GPIOSettings(chip: chip, lines: offsets, fault: fault, activeLow: activeLow)
+        return GPIOIndicator.Configuration(
+            chip: chip, lines: offsets, fault: fault.map(UInt32.init), activeLow: activeLow)
     }
 
     private static func decodePipes(_ root: Section, decoder: inout ConfigurationDecoder) -> PipeSettings {
@@ -240,14 +275,12 @@ extension DaemonConfiguration {
     }
 
     private static func addressChoices(_ kind: SensorSettings.Kind) -> String {
-        let pins: [UInt8: String] =
+        let pins: [I2CAddress: String] =
             switch kind {
             case .bh1750: [0x23: "ADDR low", 0x5C: "ADDR high"]
             case .tsl2561: [0x29: "ADDR to GND", 0x39: "ADDR floating", 0x49: "ADDR to VDD"]
             }
-        let choices = kind.addresses.map {
-            "\(ConfigurationFormat.hexadecimal(Int64($0))) (\(pins[$0] ?? ""))"
-        }
+        let choices = kind.addresses.map { "\($0) (\(pins[$0] ?? ""))" }
         return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
     }
 }

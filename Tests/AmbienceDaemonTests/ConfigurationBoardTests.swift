@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceOutputs
 import AmbienceSystem
 import Foundation
 import Testing
@@ -23,7 +24,7 @@ import Testing
         #expect(configuration.sensor.bus == 3)
         #expect(
             configuration.gpio
-                == DaemonConfiguration.GPIOSettings(
+                == GPIOIndicator.Configuration(
                     chip: "pinctrl-test", lines: [.invert: 17, .regular: 27, .contrast: 22], fault: 23))
     }
 
@@ -160,7 +161,7 @@ import Testing
         #expect(configuration.sensor.bus == 1)
         #expect(
             configuration.gpio
-                == DaemonConfiguration.GPIOSettings(
+                == GPIOIndicator.Configuration(
                     chip: chip, lines: [.invert: 17, .regular: 27, .contrast: 22], fault: 23))
     }
 
@@ -171,7 +172,7 @@ import Testing
             files: FilesOverlay(memory: MemoryFiles(files: [Fixture.path: text])))
         #expect(configuration.sensor.bus == 1)
         #expect(
-            configuration.gpio == DaemonConfiguration.GPIOSettings(chip: "gpiochip0", lines: [.regular: 5]))
+            configuration.gpio == GPIOIndicator.Configuration(chip: "gpiochip0", lines: [.regular: 5]))
     }
 }
 

@@ -1,5 +1,7 @@
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceOutputs
+import AmbienceSensors
 import Testing
 
 @Suite struct ConfigurationDefaultsTests {
@@ -12,8 +14,8 @@ import Testing
         #expect(configuration.sensor.bus == 1)
         #expect(configuration.sensor.address == 0x23)
         #expect(configuration.sensor.force == false)
-        #expect(configuration.sensor.bh1750 == Settings.BH1750Settings(mode: .auto, mtreg: 69))
-        #expect(configuration.sensor.tsl2561 == Settings.TSL2561Settings(gain: .auto, integration: .ms402))
+        #expect(configuration.sensor.bh1750 == BH1750.Settings.automatic)
+        #expect(configuration.sensor.tsl2561 == TSL2561.Settings(gain: .automatic, integrationTime: .ms402))
         #expect(configuration.engine == EngineConfiguration.indoorKiosk)
         #expect(configuration.sampleInterval == 0.1)
         #expect(configuration.gpio == nil)
@@ -82,8 +84,8 @@ import Testing
         #expect(configuration.stateDirectory == "/tmp/a/lib")
         let sensor = configuration.sensor
         #expect(sensor.kind == .tsl2561 && sensor.bus == 3 && sensor.address == 0x49 && sensor.force)
-        #expect(sensor.tsl2561 == Settings.TSL2561Settings(gain: .x16, integration: .ms13point7))
-        #expect(sensor.bh1750 == Settings.BH1750Settings(mode: .high2, mtreg: 254))
+        #expect(sensor.tsl2561 == TSL2561.Settings(gain: .fixed(.x16), integrationTime: .ms13point7))
+        #expect(try sensor.bh1750 == BH1750.Settings(mode: .fixed(.high2), measurementTime: 254))
         let engine = configuration.engine
         #expect(engine.sampleInterval == 0.25)
         #expect(engine.timeConstant == 3.5)
@@ -92,7 +94,7 @@ import Testing
         #expect(engine.minimumDwell == 2 && engine.latencyBound == 7 && engine.faultAfter == 1.5)
         #expect(
             configuration.gpio
-                == Settings.GPIOSettings(
+                == GPIOIndicator.Configuration(
                     chip: "/dev/gpiochip2", lines: [.invert: 5, .contrast: 6], fault: 13, activeLow: true))
         #expect(
             configuration.pipes
@@ -101,11 +103,42 @@ import Testing
     }
 
     @Test(arguments: [
-        (13.7, Settings.TSL2561Settings.Integration.ms13point7), (101, .ms101), (402.0, .ms402),
+        (13.7, TSL2561.IntegrationTime.ms13point7), (101, .ms101), (402.0, .ms402),
     ])
-    func integrationTimes(milliseconds: Double, expected: Settings.TSL2561Settings.Integration) throws {
+    func integrationTimes(milliseconds: Double, expected: TSL2561.IntegrationTime) throws {
         let text = "[sensor]\nkind = 'tsl2561'\n[sensor.tsl2561]\nintegration = \(milliseconds)"
-        #expect(try Fixture.load(text).sensor.tsl2561.integration == expected)
+        #expect(try Fixture.load(text).sensor.tsl2561.integrationTime == expected)
+    }
+
+    @Test func theDriversSettingsAreReadInTheFilesSpelling() throws {
+        for mode in BH1750.ModeSetting.configurationChoices {
+            #expect(BH1750.ModeSetting(parsing: mode.configurationText) == mode)
+            let mtreg = mode == .automatic ? "" : "\nmtreg = 100"
+            let text = Fixture.minimal("[sensor.bh1750]\nmode = '\(mode.configurationText)'\(mtreg)")
+            #expect(try Fixture.load(text).sensor.bh1750.mode == mode)
+        }
+        for gain in TSL2561.GainSetting.configurationChoices {
+            #expect(TSL2561.GainSetting(parsing: gain.configurationText) == gain)
+            let text = Fixture.minimal("[sensor.tsl2561]\ngain = '\(gain.configurationText)'")
+            #expect(try Fixture.load(text).sensor.tsl2561.gain == gain)
+        }
+    }
+
+    @Test func theAddressesAreTheDrivers() {
+        typealias Kind = DaemonConfiguration.SensorSettings.Kind
+        #expect(Kind.bh1750.addresses == BH1750.addresses && Kind.tsl2561.addresses == TSL2561.addresses)
+        #expect(Kind.allCases.allSatisfy { $0.addresses.contains($0.defaultAddress) })
+    }
+
+    @Test func eachPipeIsASinkNamedByItsKey() throws {
+        let pipes = try Fixture.load(
+            Fixture.minimal(
+                "[pipes]\npaths = ['/run/a', '/run/b']\nformat = 'plain'\nmode = 0o640\ngroup = 'k'")
+        ).pipes
+        let sinks = pipes.sinks
+        #expect(sinks.map(\.path) == ["/run/a", "/run/b"])
+        #expect(sinks.map(\.key) == ["pipes.paths[0]", "pipes.paths[1]"])
+        #expect(sinks.allSatisfy { $0.format == .plain && $0.mode == 0o640 && $0.group == "k" })
     }
 
     @Test func aBoundaryMayGiveOnlyOneOfItsLevels() throws {
@@ -120,7 +153,7 @@ import Testing
 
     @Test func theFaultLineAloneIsEnough() throws {
         let gpio = try Fixture.load(Fixture.minimal("[gpio]\nchip = 'gpiochip0'\nfault = 4")).gpio
-        #expect(gpio == DaemonConfiguration.GPIOSettings(chip: "gpiochip0", lines: [:], fault: 4))
+        #expect(gpio == GPIOIndicator.Configuration(chip: "gpiochip0", lines: [:], fault: 4))
     }
 
     @Test func noPipesAtAll() throws {

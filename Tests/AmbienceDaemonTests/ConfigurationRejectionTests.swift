@@ -180,6 +180,45 @@ import Testing
             ])
     }
 
+    @Test func anMTregWithAutomaticRangingIsRefusedByTheDriversRule() {
+        let message =
+            "sensor.bh1750.mtreg: is chosen by automatic ranging when mode = \"auto\"; remove it or choose a mode"
+        #expect(
+            Fixture.errors(Fixture.minimal("[sensor.bh1750]\nmtreg = 100")) == ["\(Self.file):4: \(message)"])
+        #expect(
+            Fixture.errors(Fixture.minimal("[sensor.bh1750]\nmode = 'auto'\nmtreg = 100"))
+                == ["\(Self.file):5: \(message)"])
+        // The board's mode, the file's MTreg: the fault is where the MTreg is.
+        #expect(
+            Fixture.errors(
+                "board = 'b'\n" + Fixture.minimal("[sensor.bh1750]\nmtreg = 100"),
+                boards: ["b": "[sensor.bh1750]\nmode = 'auto'\n"]) == ["\(Self.file):5: \(message)"])
+        // A mode already refused is not followed by a second fault at the MTreg.
+        #expect(Fixture.errors(Fixture.minimal("[sensor.bh1750]\nmode = 'mid'\nmtreg = 100")).count == 1)
+    }
+
+    @Test(arguments: [
+        (
+            Fixture.minimal("[sensor.bh1750]\nmode = 'hres'"),
+            "4: sensor.bh1750.mode: \"hres\" is not a BH1750 mode: use \"auto\", \"high\", \"high2\" or \"low\""
+        ),
+        (
+            Fixture.minimal("[sensor.bh1750]\nmode = 'High'"),
+            "4: sensor.bh1750.mode: \"High\" is not a BH1750 mode: use \"auto\", \"high\", \"high2\" or \"low\""
+        ),
+        (
+            Fixture.minimal("[sensor.tsl2561]\ngain = '16'"),
+            "4: sensor.tsl2561.gain: \"16\" is not a TSL2561 gain: use \"auto\", \"1x\" or \"16x\""
+        ),
+        (
+            Fixture.minimal("[sensor.tsl2561]\nintegration = 13"),
+            "4: sensor.tsl2561.integration: must be 13.7, 101 or 402 (milliseconds), not 13"
+        ),
+    ])
+    func theDriversAliasesAreNotTheFilesSpelling(text: String, expected: String) {
+        #expect(Fixture.errors(text) == ["\(Self.file):\(expected)"])
+    }
+
     @Test func theSensorKindIsRequired() {
         let message = "sensor.kind: required: the light sensor, \"bh1750\" or \"tsl2561\""
         #expect(Fixture.errors("") == ["\(Self.file): \(message)"])

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceSensors
 import Testing
 
 /// What `ambience check` prints must itself be a configuration that reads back the same.
@@ -16,8 +17,9 @@ import Testing
     @Test func everySettingReadsBack() throws {
         let configuration = DaemonConfiguration(
             sensor: .init(
-                kind: .tsl2561, bus: 7, address: 0x29, force: true, bh1750: .init(mode: .low, mtreg: 31),
-                tsl2561: .init(gain: .x1, integration: .ms13point7)),
+                kind: .tsl2561, bus: 7, address: 0x29, force: true,
+                bh1750: try .init(mode: .fixed(.low), measurementTime: 31),
+                tsl2561: .init(gain: .fixed(.x1), integrationTime: .ms13point7)),
             engine: try EngineConfiguration(
                 thresholds: Thresholds(
                     invertRegular: Boundary(fall: 0.5, rise: 12.25),
@@ -59,7 +61,7 @@ import Testing
 
                 [sensor.bh1750]
                 mode = "auto"
-                mtreg = 69
+                # mtreg: chosen by automatic ranging
 
                 [sensor.tsl2561]   # not used with this sensor kind
                 gain = "auto"
