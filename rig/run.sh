@@ -75,11 +75,14 @@ relay_output() {
     while IFS= read -r line || [ -n "$line" ]; do
         line=${line%$'\r'}
         case $line in
-        "rig-exit-$nonce="*) status=${line#*=} ;;
+        *"rig-exit-$nonce="*) # mid-line when the command's output did not end with one
+            [ -z "${line%%rig-exit-*}" ] || printf '%s\n' "${line%%rig-exit-*}"
+            status=${line##*"rig-exit-$nonce="} ;;
         *"] reboot: Power down") ;; # the kernel's last word, even when quiet
         *) printf '%s\n' "$line" ;;
         esac
     done
+    [[ $status =~ ^[0-9]+$ ]] || status=255
     return "$status"
 }
 

@@ -7,11 +7,11 @@
 #
 # Scenario functions run in a subshell with set -e: the first failing command fails the check.
 # They may use everything rig/guest/fixtures.sh defines, plus RIG_WORK (a scratch directory)
-# and AMBIENCE (the binary under test, .build/debug/ambience, if built).
+# and AMBIENCE (the binary under test: .build/debug/ambience unless set).
 set -uo pipefail
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-60}
 RIG_WORK=$(mktemp -d)
-AMBIENCE=$PWD/.build/debug/ambience
+AMBIENCE=${AMBIENCE:-$PWD/.build/debug/ambience}
 export RIG_WORK AMBIENCE
 passed=0 failed=0
 
