@@ -1,14 +1,17 @@
-# Ambience: the two commands a new machine needs are `make demo` and `make test` (as root on
+# Ambience. The two commands a new machine needs are `make demo` and `make test` (as root on
 # Debian 12 with the Swift toolchain in /opt/swift or on PATH); both set up what they need first.
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 BIN := .build/debug/ambience
 RELEASE_BIN := .build/release/ambience
+PREFIX ?= /usr/local
+GPIOD2_PREFIX ?= /opt/libgpiod2
+FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test lint clean
+.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 rig-setup rig-test bench install uninstall clean
 
-# Debian packages the build and the tests need (skipped when all are present).
+# Debian packages the build and the tests need (installed only when missing).
 PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -24,11 +27,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --static-swift-stdlib
 
-# The main job: a compressed day of light through the engine.
+# The main job: a simulated day (24 h of light in 30 s) through the whole pipeline.
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test
+test: setup lint unit-test cli-test fuzz test-gpiod2 rig-test
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -38,14 +41,33 @@ cli-test: build
 	Tests/cli/run.sh $(BIN)
 
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests
+	$(SWIFT) format lint --strict -r Sources Tests Fuzz
 
-clean:
-	rm -rf .build
+# libFuzzer on the configuration loader, replay rows and control lines, bounded in time.
+fuzz: setup
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The real-kernel rig (rig/, Tests/rig/): Debian's kernel in QEMU against real i2c-dev and GPIO.
+# The outputs again, built against libgpiod 2.x (Debian 13's, unpacked into a prefix).
+test-gpiod2: setup
+	[ -f $(GPIOD2_PREFIX)/lib/pkgconfig/libgpiod.pc ] || .ci/libgpiod2.sh $(GPIOD2_PREFIX)
+	export PKG_CONFIG_PATH=$(GPIOD2_PREFIX)/lib/pkgconfig; \
+	export LD_LIBRARY_PATH=$$(pkg-config --variable=libdir libgpiod); \
+	$(SWIFT) build --scratch-path .build/gpiod2 --build-tests && \
+	$(SWIFT) test --scratch-path .build/gpiod2 --skip-build --filter 'AmbienceOutputsTests|AmbienceDaemonTests'
+
+# The real-kernel rig: Debian's kernel in QEMU with i2c-stub, the project's test adapter and
+# gpio-sim; the binary built here runs against real /dev/i2c-N and /dev/gpiochipN.
 rig-setup:
 	rig/setup.sh
 
 rig-test: build
 	Tests/rig/run.sh
+
+install: release
+	scripts/install.sh install "$(PREFIX)" "$(RELEASE_BIN)"
+
+uninstall:
+	scripts/install.sh uninstall "$(PREFIX)"
+
+clean:
+	rm -rf .build

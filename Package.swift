@@ -3,6 +3,21 @@ import PackageDescription
 
 // Data flows one way: bus → driver → reading → filter → engine → event → sinks.
 // Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+// libFuzzer targets, only when asked for (AMBIENCE_FUZZ=1 swift build --sanitize=fuzzer …): their
+// entry point is libFuzzer's main, so they cannot link in an ordinary build. See scripts/fuzz.sh.
+let fuzzTargets: [Target] =
+    Context.environment["AMBIENCE_FUZZ"] == nil
+    ? []
+    : [
+        ("FuzzConfiguration", "Fuzz/Configuration", "AmbienceDaemon"),
+        ("FuzzReplayRows", "Fuzz/ReplayRows", "AmbienceCore"),
+        ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
+    ].map { name, path, library in
+        .executableTarget(
+            name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+    }
+
 let package = Package(
     name: "ambience",
     products: [
@@ -48,5 +63,5 @@ let package = Package(
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon"]),
-    ]
+    ] + fuzzTargets
 )

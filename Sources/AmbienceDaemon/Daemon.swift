@@ -172,17 +172,20 @@ public final class Daemon {
         }
     }
 
+    /// Lux for people: two decimals are more than any of these sensors resolves.
+    static func rounded(_ lux: Double) -> String { EventLine.number((lux * 100).rounded() / 100) }
+
     private var status: String {
         let state = engine.state?.rawValue ?? "no state yet"
-        let lux = engine.filteredLux.map { ", \(EventLine.number(($0 * 10).rounded() / 10)) lux" } ?? ""
+        let lux = engine.filteredLux.map { ", \(Self.rounded($0)) lux" } ?? ""
         return state + lux + (engine.isFaulted ? ", sensor fault" : "")
             + (engine.activeOverride != nil ? ", override" : "")
     }
 
     private func log(_ event: Event) {
-        let lux = event.lux.map { "lux \(EventLine.number($0))" } ?? "no reading"
+        let lux = event.lux.map { "lux \(Self.rounded($0))" } ?? "no reading"
         let filtered =
-            event.filtered.map { ", filtered \(EventLine.number(($0 * 100).rounded() / 100))" } ?? ""
+            event.filtered.map { ", filtered \(Self.rounded($0))" } ?? ""
         let state = event.state?.rawValue ?? "none"
         switch event.kind {
         case .change:

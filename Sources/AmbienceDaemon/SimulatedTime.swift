@@ -1,10 +1,13 @@
 import AmbienceSystem
 
-/// Simulated time running `speed` times faster than the monotonic clock, for `simulate`.
-public final class ScaledClock: Clock {
+/// Simulated time for `simulate`, paced to run `speed` times faster than real time. It moves
+/// only when someone waits, straight to the deadline: however long a sample takes to compute,
+/// no simulated time is lost, so a fast simulation behaves exactly like a slow one.
+public final class PacedClock: Clock, @unchecked Sendable {
     public let speed: Double
     private let real: SystemClock
     private let realOrigin: Double
+    private var current = 0.0
 
     public init(speed: Double, real: SystemClock = SystemClock()) {
         self.speed = speed
@@ -12,19 +15,27 @@ public final class ScaledClock: Clock {
         realOrigin = real.now
     }
 
-    /// Simulated seconds since the clock was made.
-    public var now: Double { (real.now - realOrigin) * speed }
+    /// Simulated seconds since the start.
+    public var now: Double { current }
 
     public func sleep(until deadline: Double) {
+        guard deadline > current else { return }
         real.sleep(until: realTime(of: deadline))
+        current = deadline
     }
 
-    /// The monotonic time at which simulated `time` comes.
+    /// The monotonic time at which simulated `time` is due.
     public func realTime(of time: Double) -> Double { realOrigin + time / speed }
+
+    /// Catches up with real time after a wait that ended early (a signal, typed input), never
+    /// beyond `limit` and never backwards.
+    func catchUp(limit: Double) {
+        current = max(current, min(limit, (real.now - realOrigin) * speed))
+    }
 }
 
-/// The real loop waiter: a `SignalWaiter` on the monotonic clock, deadlines converted when the
-/// daemon runs in scaled time.
+/// The real loop waiter: a `SignalWaiter` on the monotonic clock, with deadlines converted when
+/// the daemon runs in paced simulated time.
 public final class SignalLoopWaiter: LoopWaiting {
     private let waiter: SignalWaiter
     private let clock: any Clock
@@ -36,9 +47,11 @@ public final class SignalLoopWaiter: LoopWaiting {
     }
 
     public func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
-        if let scaled = clock as? ScaledClock {
-            return waiter.wait(until: scaled.realTime(of: deadline), clock: real, descriptors: descriptors)
+        guard let paced = clock as? PacedClock else {
+            return waiter.wait(until: deadline, clock: clock, descriptors: descriptors)
         }
-        return waiter.wait(until: deadline, clock: clock, descriptors: descriptors)
+        let wake = waiter.wait(until: paced.realTime(of: deadline), clock: real, descriptors: descriptors)
+        if wake == .deadline { paced.sleep(until: deadline) } else { paced.catchUp(limit: deadline) }
+        return wake
     }
 }

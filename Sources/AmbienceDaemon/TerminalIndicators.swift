@@ -26,7 +26,7 @@ public final class TerminalIndicators: Sink {
         }
         let lamps = AmbienceState.allCases.map { lamp($0.rawValue, lit: $0 == state) }
         let fault = lamp("fault", lit: faulted, red: true)
-        let lux = event.lux.map { "lux \(EventLine.number(($0 * 10).rounded() / 10))" } ?? "no reading"
+        let lux = event.lux.map { "lux \(Daemon.rounded($0))" } ?? "no reading"
         let why = event.reason.map { " (\($0.rawValue))" } ?? (event.kind == .recovered ? " (recovered)" : "")
         write("\(timeOfDay(event.time))  \(lamps.joined(separator: " "))  \(fault)  \(lux)\(why)\n")
     }

@@ -28,12 +28,14 @@ struct Command: Sendable {
 
 enum Ambience {
     static let commands: [Command] = [
+        runCommand,
+        simulateCommand,
         replayCommand,
+        probeCommand,
         checkCommand,
         overrideCommand,
         statusCommand,
         watchCommand,
-        probeCommand,
     ]
 
     static func main(_ words: [String]) -> Int32 {

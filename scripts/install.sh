@@ -1,0 +1,68 @@
+#!/bin/bash
+# make install / make uninstall. Usage: scripts/install.sh install PREFIX BINARY
+#                                       scripts/install.sh uninstall PREFIX
+# Installs the binary (stripped), board profiles, README, the udev rules, the systemd unit and a
+# default configuration (never overwriting one), and creates the i2c and gpio groups and the
+# ambience user the unit runs as. Uninstall removes what install put in place, except the
+# configuration in /etc/ambience and the user, which may hold a site's own choices.
+set -euo pipefail
+ACTION=${1:?install or uninstall} PREFIX=${2:?prefix}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+UNIT=/etc/systemd/system/ambience.service
+RULES=/etc/udev/rules.d/99-ambience.rules
+SHARE=$PREFIX/share/ambience
+DOC=$PREFIX/share/doc/ambience
+
+running_systemd() { [ -d /run/systemd/system ]; }
+running_udev() { command -v udevadm >/dev/null && udevadm control --ping >/dev/null 2>&1; }
+
+install_files() {
+    local binary=$1
+    install -D -m 0755 "$binary" "$PREFIX/bin/ambience"
+    strip "$PREFIX/bin/ambience" 2>/dev/null || true
+    install -d "$SHARE/boards" "$DOC"
+    install -m 0644 "$ROOT"/boards/*.toml "$SHARE/boards/"
+    install -m 0644 "$ROOT/README.md" "$DOC/README.md"
+    install -D -m 0644 "$ROOT/udev/99-ambience.rules" "$RULES"
+    sed -e "s#@BINDIR@#$PREFIX/bin#g" -e "s#@DOCDIR@#$DOC#g" "$ROOT/systemd/ambience.service" >"$UNIT"
+    chmod 0644 "$UNIT"
+    if [ -e /etc/ambience/ambience.toml ]; then
+        echo "kept the existing /etc/ambience/ambience.toml (the shipped one is $SHARE/ambience.toml)"
+    else
+        install -D -m 0644 "$ROOT/config/ambience.toml" /etc/ambience/ambience.toml
+    fi
+    install -m 0644 "$ROOT/config/ambience.toml" "$SHARE/ambience.toml"
+}
+
+create_accounts() {
+    # The groups Raspberry Pi OS already has; plain Debian needs them made.
+    for group in i2c gpio; do getent group "$group" >/dev/null || groupadd --system "$group"; done
+    if ! id ambience >/dev/null 2>&1; then
+        useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
+            --groups i2c,gpio --comment "Ambience light daemon" ambience
+    fi
+}
+
+case $ACTION in
+install)
+    install_files "${3:?binary}"
+    create_accounts
+    if running_udev; then udevadm control --reload-rules && udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio; fi
+    if running_systemd; then systemctl daemon-reload; fi
+    cat <<EOM
+installed ambience in $PREFIX/bin. Next:
+  edit /etc/ambience/ambience.toml (board, sensor), then: ambience check
+  systemctl enable --now ambience      # then: journalctl -u ambience -f
+  kiosk users read /run/ambience/state: add them to the ambience group (usermod -aG ambience USER)
+EOM
+    ;;
+uninstall)
+    if running_systemd; then systemctl disable --now ambience.service 2>/dev/null || true; fi
+    rm -f "$PREFIX/bin/ambience" "$UNIT" "$RULES"
+    rm -rf "$SHARE" "$DOC"
+    if running_systemd; then systemctl daemon-reload; fi
+    if running_udev; then udevadm control --reload-rules; fi
+    echo "removed ambience; kept /etc/ambience and the ambience user (userdel ambience; rm -r /etc/ambience)"
+    ;;
+*) echo "usage: $0 install PREFIX BINARY | uninstall PREFIX" >&2; exit 2 ;;
+esac
