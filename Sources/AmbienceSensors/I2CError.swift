@@ -40,13 +40,16 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The kind a transfer's errno stands for (not `open` or address selection, which say more).
+    /// A transfer runs on a bus that is open, so ENODEV there is about the address, not the bus:
+    /// SMBus-level adapters (the kernel's i2c-stub among them) report an address where no chip
+    /// sits that way, where plain-I2C controllers say ENXIO or EREMOTEIO.
     public init(transferErrno errno: Errno, bus: String, address: I2CAddress?) {
         let kind: Kind
         switch errno.rawValue {
-        case ENXIO, EREMOTEIO: kind = .notAcknowledged
+        case ENXIO, EREMOTEIO, ENODEV: kind = .notAcknowledged
         case EIO: kind = .ioError
         case ETIMEDOUT: kind = .timedOut
-        case ENODEV, ENOENT: kind = .busMissing
+        case ENOENT: kind = .busMissing
         case EACCES, EPERM: kind = .permissionDenied
         case EOPNOTSUPP: kind = .unsupported("the adapter refused the transfer")
         default: kind = .other
