@@ -98,6 +98,9 @@ public final class Daemon {
         let start = clock.now
         engine = Engine(configuration: configuration.engine, startTime: start)
         restoreOverride(at: start)
+        var interval = configuration.engine.sampleInterval
+        var anchor = start
+        var slot = 0
         var nextSample = start
         var nextPoll = start
         while true {
@@ -105,9 +108,17 @@ public final class Daemon {
             if let end, now >= end { return }
             if now >= nextSample {
                 sample()
-                // A fixed schedule from `start`: no drift, and a slow read skips slots rather than bunching.
-                let interval = configuration.engine.sampleInterval
-                nextSample = start + ((clock.now - start) / interval).rounded(.down) * interval + interval
+                // A fixed schedule of whole slots from `start`: no drift, and a slow read skips
+                // slots rather than bunching. Counting slots, not dividing times, so that 4.1 / 0.1
+                // coming out as 40.999… can never schedule the same slot again.
+                if interval != configuration.engine.sampleInterval {  // reloaded: a new schedule from now
+                    interval = configuration.engine.sampleInterval
+                    anchor = now
+                    slot = 0
+                }
+                let elapsedSlots = Int(((clock.now - anchor) / interval).rounded(.down))
+                slot = max(slot + 1, elapsedSlots + 1)
+                nextSample = anchor + Double(slot) * interval
             }
             dispatch(engine.advance(to: clock.now))
             if clock.now >= nextPoll {

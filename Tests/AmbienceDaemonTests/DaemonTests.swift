@@ -133,6 +133,22 @@ struct DaemonLoopTests {
         }
     }
 
+    @Test func tenthsOfASecondNeverScheduleTheSameSlotTwice() throws {
+        // 4.1 / 0.1 is 40.999… in binary: a schedule computed by division would sample at 4.1 forever.
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
+        let daemon = Daemon(
+            configuration: daemonConfiguration(interval: 0.1), clock: clock,
+            waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
+            overrides: { _ in nil }, assemble: { _ in DaemonParts(sensor: sensor, sinks: [], control: nil) },
+            reload: { throw CommandError("no reload") })
+        try daemon.run(until: 10)
+        #expect(sensor.readTimes.count == 100)
+        for (index, time) in sensor.readTimes.enumerated() {
+            #expect(abs(time - Double(index) * 0.1) < 1e-9, "sample \(index) at \(time)")
+        }
+    }
+
     @Test func aSlowReadSkipsSlotsInsteadOfBunching() throws {
         let harness = DaemonHarness(script: [(10, .signal(SIGTERM))]) { _ in 300 }
         harness.sensor.conversion = 1.2  // longer than two intervals
