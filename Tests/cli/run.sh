@@ -12,8 +12,9 @@ passed=0 failed=0
 check() {  # check NAME COMMAND...: runs COMMAND, counts a pass when it exits 0
     local name=$1; shift
     # Not inside `if`, so that set -e in the subshell stops at the first failing command.
-    ( set -e; "$@" ) >"$WORK/log" 2>&1
-    if [ $? = 0 ]; then
+    local code=0
+    ( set -e; "$@" ) >"$WORK/log" 2>&1 || code=$?
+    if [ $code = 0 ]; then
         passed=$((passed + 1)); echo "ok   $name"
     else
         failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$WORK/log"
@@ -29,14 +30,15 @@ expect_exit() {  # expect_exit CODE COMMAND...
 
 valid_json_lines() {  # every line of FILE is a JSON object with the protocol's keys
     python3 - "$1" <<'PY'
-import json, sys
+import json, re, sys
 keys = ["event", "state", "previous", "animated", "reason", "lux", "filtered", "time"]
 for number, line in enumerate(open(sys.argv[1]), 1):
     event = json.loads(line)
     assert list(event) == keys, (number, line)
     assert event["event"] in ("change", "current", "fault", "recovered"), line
     assert event["state"] in (None, "invert", "regular", "contrast"), line
-    assert isinstance(event["time"], (int, float)), line
+    time = event["time"]  # the trace's seconds in replay, wall-clock UTC from the daemon
+    assert isinstance(time, (int, float)) or re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", time), line
 PY
 }
 
@@ -113,10 +115,110 @@ help_lists_commands() {
     "$BIN" replay --help | grep -q -- '--latency'
 }
 
+
+eventually() {  # eventually SECONDS COMMAND...: polls COMMAND until it succeeds
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do [ $SECONDS -lt $deadline ] || return 1; sleep 0.05; done
+}
+
+# A short simulation: 5 lux, then 30 klx from 3 s on, 10 times faster than real time.
+start_simulation() {  # start_simulation END [EXTRA...]: pid in $simulation, files in $WORK/rt
+    local end=$1; shift
+    rm -rf "$WORK/rt"
+    "$BIN" simulate --profile step:5:30000:3 --speed 10 --end "$end" --runtime-dir "$WORK/rt" "$@" \
+        >"$WORK/sim.out" 2>"$WORK/sim.err" &
+    simulation=$!
+    eventually 10 test -p "$WORK/rt/state"
+}
+
+simulation_drives_the_pipe_and_the_state_file() {
+    start_simulation 12s
+    cat "$WORK/rt/state" >"$WORK/reader.jsonl" &
+    local reader=$!
+    wait $simulation
+    wait $reader || true
+    valid_json_lines "$WORK/reader.jsonl"
+    head -1 "$WORK/reader.jsonl" | grep -q '"event":"current"'
+    tail -1 "$WORK/reader.jsonl" | grep -q '"state":"contrast","previous":"invert".*"reason":"light"'
+    grep -q 'invert.*(startup)' "$WORK/sim.out" && grep -q 'contrast.*(light)' "$WORK/sim.out"
+    [ ! -e "$WORK/rt/state.json" ]  # a stopped daemon leaves no stale state behind
+}
+
+override_and_status_talk_to_the_running_daemon() {
+    start_simulation 60s
+    eventually 10 test -s "$WORK/rt/state.json"
+    "$BIN" status --state-file "$WORK/rt/state.json" | grep -q '"state":"invert"'
+    "$BIN" override contrast for 10m --control "$WORK/rt/control"
+    eventually 5 grep -q '"reason":"override"' "$WORK/rt/state.json"
+    grep -q '^contrast until ' "$WORK/rt/lib/override"  # persisted, with its wall-clock end
+    "$BIN" override auto --control "$WORK/rt/control"
+    eventually 5 grep -q '"reason":"auto"' "$WORK/rt/state.json"
+    [ ! -e "$WORK/rt/lib/override" ]
+    kill -TERM $simulation
+    wait $simulation
+}
+
+override_without_a_daemon_says_so() {
+    expect_exit 1 "$BIN" override invert --control "$WORK/no-such-control"
+    grep -q 'not running' "$WORK/err"
+    expect_exit 1 "$BIN" status --state-file "$WORK/no-such-state.json"
+    grep -q 'not running' "$WORK/err"
+    expect_exit 2 "$BIN" override dark
+}
+
+watch_runs_the_command_on_each_change() {
+    start_simulation 12s
+    "$BIN" watch --pipe "$WORK/rt/state" --exec "echo \"\$AMBIENCE_PREVIOUS>\$AMBIENCE_STATE\" >>$WORK/watched" \
+        >/dev/null 2>&1 &
+    local watcher=$!
+    wait $simulation
+    eventually 5 grep -q '>contrast$' "$WORK/watched" || { kill $watcher; return 1; }
+    kill $watcher
+    head -1 "$WORK/watched" | grep -q '^>invert$'
+}
+
+sigterm_shuts_the_simulation_down_cleanly() {
+    start_simulation 1h
+    eventually 10 test -s "$WORK/rt/state.json"
+    kill -TERM $simulation
+    local code=0
+    wait $simulation || code=$?
+    [ $code = 0 ]
+    grep -q 'shutting down' "$WORK/sim.err"
+}
+
+run_without_the_bus_explains_how_to_enable_i2c() {
+    printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
+    expect_exit 1 "$BIN" run --config "$WORK/bus99.toml"
+    grep -q '/dev/i2c-99' "$WORK/err" && grep -q 'I2C enabled' "$WORK/err"
+}
+
+check_names_file_line_and_key() {
+    printf '[sensor]\nkind = "bh1750"\n[timing]\ndwell = 10\nlatency = 3\ncolour = 1\n' >"$WORK/bad.toml"
+    expect_exit 78 "$BIN" check --config "$WORK/bad.toml"
+    grep -q "bad.toml:5: timing.latency" "$WORK/err"
+    grep -q "bad.toml:6: timing.colour" "$WORK/err"
+    expect_exit 78 "$BIN" run --config "$WORK/bad.toml"
+    expect_exit 78 "$BIN" check --config "$WORK/missing.toml"
+}
+
+shipped_configuration_and_boards_are_valid() {
+    "$BIN" check --config "$ROOT/config/ambience.toml" --boards "$ROOT/boards" >/dev/null
+    "$BIN" check --config "$ROOT/examples/simulate.toml" >/dev/null
+    for board in "$ROOT"/boards/*.toml; do
+        printf 'board = "%s"\n[sensor]\nkind = "bh1750"\n' "$(basename "$board" .toml)" >"$WORK/board.toml"
+        "$BIN" check --config "$WORK/board.toml" --boards "$ROOT/boards" >/dev/null
+    done
+}
+
 for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_exits_1_after_earlier_events \
     unknown_option_is_usage_error missing_file_argument_is_usage_error unknown_command_is_usage_error \
     latency_below_2d_plus_p_is_configuration_error unordered_thresholds_are_configuration_error \
-    unreadable_file_is_runtime_error empty_input_prints_nothing random_input_never_crashes help_lists_commands; do
+    unreadable_file_is_runtime_error empty_input_prints_nothing random_input_never_crashes help_lists_commands \
+    simulation_drives_the_pipe_and_the_state_file override_and_status_talk_to_the_running_daemon \
+    override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
+    sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
+    check_names_file_line_and_key shipped_configuration_and_boards_are_valid; do
     check "$test" "$test"
 done
 echo "cli: $passed passed, $failed failed"
