@@ -11,9 +11,10 @@ passed=0 failed=0
 
 check() {  # check NAME COMMAND...: runs COMMAND, counts a pass when it exits 0
     local name=$1; shift
-    # Not inside `if`, so that set -e in the subshell stops at the first failing command.
-    local code=0
-    ( set -e; "$@" ) >"$WORK/log" 2>&1 || code=$?
+    # Neither inside `if` nor before `||`, where bash ignores set -e: the subshell must stop at
+    # the first failing command.
+    ( set -e; "$@" ) >"$WORK/log" 2>&1
+    local code=$?
     if [ $code = 0 ]; then
         passed=$((passed + 1)); echo "ok   $name"
     else
