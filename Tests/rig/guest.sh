@@ -6,8 +6,9 @@
 # `rig: N passed, M failed`; exits 1 if anything failed.
 #
 # Scenario functions run in a subshell with set -e: the first failing command fails the check.
-# They may use everything rig/guest/fixtures.sh defines, plus RIG_WORK (a scratch directory)
-# and AMBIENCE (the binary under test: .build/debug/ambience unless set).
+# They may use everything rig/guest/fixtures.sh and Tests/rig/daemon.sh define, plus RIG_WORK
+# (a scratch directory) and AMBIENCE (the binary under test: .build/debug/ambience unless set).
+# RIG_SCENARIOS (globs) runs only some scenario files, e.g. while writing one.
 set -uo pipefail
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-60}
 RIG_WORK=$(mktemp -d)
@@ -30,12 +31,26 @@ report() {  # report NAME STATUS LOG
     fi
 }
 
+# The ERR trap of checks: the command that failed and the functions it was in, innermost first.
+check_failed() {
+    local status=$? frame where=
+    for ((frame = 1; frame < ${#FUNCNAME[@]} - 1; frame++)); do
+        where+=" ${FUNCNAME[frame]}@${BASH_SOURCE[frame]#"$PWD/"}:${BASH_LINENO[frame - 1]}"
+    done
+    echo "failed (status $status): $BASH_COMMAND in$where"
+}
+
 # Runs one check in a subshell, which a watchdog ends after CHECK_TIMEOUT seconds so that one
 # hung check cannot eat the whole boot's time.
 check() {  # check NAME FUNCTION [ARGS...]
     local name=$1 log=$RIG_WORK/check.log pid watchdog status
     shift
-    ( set -e; "$@" ) >"$log" 2>&1 &
+    # -E and the ERR trap: a failing command says where it is, even one that prints nothing.
+    (
+        set -eE
+        trap check_failed ERR
+        "$@"
+    ) >"$log" 2>&1 &
     pid=$!
     (
         sleep "$CHECK_TIMEOUT"
@@ -54,16 +69,30 @@ check() {  # check NAME FUNCTION [ARGS...]
 # ---- Helpers for scenarios ----
 
 # Polls until COMMAND succeeds, for at most SECONDS (decimals allowed). COMMAND runs anew
-# each time, so poll a function (gpio_sim_reads 3 1), not an expanded $(...).
+# each time, so poll a function (gpio_sim_reads 3 1), not an expanded $(...). The loop itself
+# starts no process (under emulation each one costs milliseconds the daemon needs too).
 eventually() {  # eventually SECONDS COMMAND...
     local deadline
-    deadline=$(awk -v now="$(cut -d' ' -f1 /proc/uptime)" -v wait="$1" 'BEGIN { print now + wait }')
+    read_uptime
+    deadline=$((UPTIME_CS + $(awk -v wait="$1" 'BEGIN { printf "%d", wait * 100 }')))
     shift
     until "$@"; do
-        awk -v now="$(cut -d' ' -f1 /proc/uptime)" -v end="$deadline" 'BEGIN { exit !(now > end) }' &&
-            { echo "still failing after the wait: $*"; return 1; }
-        sleep 0.05
+        read_uptime
+        [ "$UPTIME_CS" -le "$deadline" ] || { echo "still failing after the wait: $*"; return 1; }
+        pause 0.05
     done
+}
+
+# UPTIME_CS: seconds since boot in hundredths (/proc/uptime has two decimals), no process.
+read_uptime() {
+    local uptime
+    read -r uptime _ </proc/uptime
+    UPTIME_CS=$((10#${uptime/./}))
+}
+
+# Sleeps SECONDS without starting a process: a read that times out on a pipe nobody writes.
+pause() {  # pause SECONDS
+    read -r -t "$1" -u "$PAUSE_FD" _ || true
 }
 
 # Runs COMMAND, expecting exit status WANT; its output is in $RIG_WORK/out and .../err.
@@ -95,7 +124,12 @@ main() {
         exit 1
     fi
     rig_describe_fixtures | sed 's/^/# /'
-    for scenarios in Tests/rig/scenarios/*.sh; do
+    # shellcheck source=Tests/rig/daemon.sh
+    source Tests/rig/daemon.sh
+    mkfifo "$RIG_WORK/never"
+    exec {PAUSE_FD}<>"$RIG_WORK/never"
+    # shellcheck disable=SC2086 # RIG_SCENARIOS is a list of globs (to run a few while developing)
+    for scenarios in ${RIG_SCENARIOS:-Tests/rig/scenarios/*.sh}; do
         # shellcheck source=/dev/null
         source "$scenarios"
     done

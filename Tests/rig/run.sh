@@ -1,15 +1,43 @@
 #!/bin/bash
-# The real-kernel rig tests: prepares the rig (rig/setup.sh, under a second once done), then
-# boots the guest ONCE to run Tests/rig/guest.sh, which runs every scenario. Fails loudly, never
+# The real-kernel rig tests: prepares the rig (rig/setup.sh, under a second once done), builds
+# the libgpiod 2.x variant of the binary (the scenarios run the GPIO ones with both), then boots
+# the guest ONCE to run Tests/rig/guest.sh, which runs every scenario. Fails loudly, never
 # skips: no QEMU, no boot, a crash or a timeout all exit non-zero. Run as root on Debian 12.
 #
-#   Tests/rig/run.sh          (make rig-test builds the binary first)
+#   Tests/rig/run.sh          (make rig-test builds the default binary first)
+#
+# Environment: GPIOD2_PREFIX (default /opt/libgpiod2), where .ci/libgpiod2.sh puts libgpiod 2.x.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+GPIOD2_PREFIX=${GPIOD2_PREFIX:-/opt/libgpiod2}
+export PATH=/opt/swift/usr/bin:$PATH
 started=$SECONDS
 
-"$ROOT/rig/setup.sh"
+phase() {  # phase NAME COMMAND...: runs COMMAND and says how long it took
+    local name=$1
+    local start=$SECONDS status=0
+    shift
+    "$@" || status=$?
+    echo "rig: $name took $((SECONDS - start))s"
+    return "$status"
+}
+
+# shellcheck disable=SC2317 # called through phase
+setup() {
+    "$ROOT/rig/setup.sh"
+}
+
+# shellcheck disable=SC2317 # called through phase
+# The guest finds it at .build/gpiod2/debug/ambience, and the library through pkg-config.
+build_gpiod2() {
+    [ -f "$GPIOD2_PREFIX/lib/pkgconfig/libgpiod.pc" ] || "$ROOT/.ci/libgpiod2.sh" "$GPIOD2_PREFIX"
+    PKG_CONFIG_PATH=$GPIOD2_PREFIX/lib/pkgconfig swift build --package-path "$ROOT" \
+        --scratch-path "$ROOT/.build/gpiod2" --product ambience
+}
+
+phase setup setup
+phase build_gpiod2 build_gpiod2
 status=0
-"$ROOT/rig/run.sh" Tests/rig/guest.sh || status=$?
+phase boot_and_scenarios "$ROOT/rig/run.sh" "GPIOD2_PREFIX=$GPIOD2_PREFIX Tests/rig/guest.sh" || status=$?
 echo "rig: wall time $((SECONDS - started))s, exit status $status"
 exit "$status"

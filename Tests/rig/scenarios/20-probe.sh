@@ -1,26 +1,59 @@
 # shellcheck shell=bash
-# `ambience probe` against the real i2c-dev: the first scenarios of the binary itself.
+# `ambience probe` against the real i2c-dev: it finds both sensors and tells them apart, and an
+# address or a bus where nothing answers is reported as such, never as a missing bus.
 
-# The binary must exist: a missing one fails the checks that need it, never skips them.
-ambience_is_built() {
-    [ -x "$AMBIENCE" ] || { echo "no binary at $AMBIENCE: build it first (make build)"; return 1; }
+# An address without a chip is not a missing bus (i2c-stub answers ENODEV there).
+probe_blames_no_bus() {
+    ! grep -E 'no such I2C bus|is I2C enabled' "$RIG_WORK/out"
 }
 
-probe_names_the_bh1750() {
+# The test adapter has both: the BH1750 by behaviour, the TSL2561 by its ID register.
+probe_tells_the_bh1750_and_tsl2561_apart() {
     ambience_is_built
+    bh1750_set_lux 300
+    tsl2561_set_counts 1000 100
     expect_exit 0 "$AMBIENCE" probe --bus "$BH1750_BUS"
-    grep -q '0x23: BH1750' "$RIG_WORK/out"
+    grep -q "^/dev/i2c-$BH1750_BUS 0x23: BH1750 (by behaviour" "$RIG_WORK/out"
+    grep -q "^/dev/i2c-$BH1750_BUS 0x39: TSL2561.*by its ID register" "$RIG_WORK/out"
+    probe_blames_no_bus
+    expect_equal 2 "$(grep -c "^/dev/i2c-$BH1750_BUS 0x" "$RIG_WORK/out")" "addresses reported" ||
+        { cat "$RIG_WORK/out"; return 1; }
+}
+
+# i2c-stub (SMBus only): both TSL2561s, and the empty addresses left out quietly.
+probe_finds_the_tsl2561s_on_i2c_stub() {
+    ambience_is_built
+    tsl2561_stub_reset 0x39
+    tsl2561_stub_reset 0x49
+    expect_exit 0 "$AMBIENCE" probe --bus "$TSL2561_BUS"
+    grep -q "^/dev/i2c-$TSL2561_BUS 0x39: TSL2561" "$RIG_WORK/out"
+    grep -q "^/dev/i2c-$TSL2561_BUS 0x49: TSL2561" "$RIG_WORK/out"
+    probe_blames_no_bus || { cat "$RIG_WORK/out"; return 1; }
+    expect_equal 2 "$(grep -c "^/dev/i2c-$TSL2561_BUS 0x" "$RIG_WORK/out")" "addresses reported" ||
+        { cat "$RIG_WORK/out"; return 1; }
 }
 
 # A bus where nothing answers: the test adapter with both its chips unplugged.
-probe_on_an_empty_bus_exits_1() {
+probe_on_an_empty_bus_says_so_and_exits_1() {
     ambience_is_built
     trap 'bh1750_replug; tsl2561_replug' EXIT
     bh1750_unplug
     tsl2561_unplug
     expect_exit 1 "$AMBIENCE" probe --bus "$BH1750_BUS"
-    grep -q 'nothing answers' "$RIG_WORK/out"
+    grep -q "^/dev/i2c-$BH1750_BUS: nothing answers at 0x23, 0x29, 0x39, 0x49, 0x5C" "$RIG_WORK/out" ||
+        { cat "$RIG_WORK/out"; return 1; }
+    grep -q '^no sensor found' "$RIG_WORK/out"
+    probe_blames_no_bus
 }
 
-check "ambience probe names the BH1750 on the test adapter" probe_names_the_bh1750
-check "ambience probe on a bus with nothing exits 1" probe_on_an_empty_bus_exits_1
+# A bus that does not exist is the one case for the hint about enabling I2C.
+probe_on_a_missing_bus_gives_the_hint() {
+    ambience_is_built
+    expect_exit 1 "$AMBIENCE" probe --bus 99
+    grep -q '/dev/i2c-99: no such I2C bus.*is I2C enabled' "$RIG_WORK/out"
+}
+
+check "ambience probe tells the BH1750 and the TSL2561 apart (test adapter)" probe_tells_the_bh1750_and_tsl2561_apart
+check "ambience probe finds both TSL2561s on i2c-stub, blames no bus" probe_finds_the_tsl2561s_on_i2c_stub
+check "ambience probe on a bus with nothing says so and exits 1" probe_on_an_empty_bus_says_so_and_exits_1
+check "ambience probe on a missing bus gives the I2C hint" probe_on_a_missing_bus_gives_the_hint

@@ -1,0 +1,294 @@
+# shellcheck shell=bash
+# Sourced by Tests/rig/guest.sh: helpers for scenarios that run `ambience` against the
+# fixtures and look at what a user sees: the indicator lines in gpio-sim's sysfs, the lines a
+# real reader (`cat`) got from the named pipe, the state file, the log and the exit status.
+#
+# A daemon lives in a directory DIR (under $RIG_WORK): DIR/ambience.toml its configuration,
+# DIR/state the named pipe, DIR/state.json the state file, DIR/control the control pipe,
+# DIR/log its stderr, DIR/pipe.out what the reader got.
+
+# The gpio-sim lines every configuration uses.
+INVERT_LINE=0
+REGULAR_LINE=1
+CONTRAST_LINE=2
+FAULT_LINE=3
+
+# Short timing, so a whole light sequence takes seconds: P, τ, D, L (≥ 2D + P) and the fault
+# delay. Scenarios may change these (and the thresholds) before daemon_config.
+DAEMON_INTERVAL=0.2
+DAEMON_TAU=0.1
+DAEMON_DWELL=0.5
+DAEMON_LATENCY=1.5
+DAEMON_FAULT_AFTER=1
+DAEMON_INVERT_REGULAR="{ fall = 20, rise = 50 }"
+DAEMON_REGULAR_CONTRAST="{ fall = 2500, rise = 5000 }"
+
+# The libgpiod 2.x build (Tests/rig/run.sh builds it on the host) and where its library is.
+AMBIENCE_GPIOD2=${AMBIENCE_GPIOD2:-$PWD/.build/gpiod2/debug/ambience}
+GPIOD2_LIBDIR=$(PKG_CONFIG_PATH=${GPIOD2_PREFIX:-/opt/libgpiod2}/lib/pkgconfig pkg-config --variable=libdir libgpiod 2>/dev/null)
+
+# Runs a scenario function with the libgpiod 2.x build as the binary under test. Fails loudly
+# when that build or its library is missing: a second run that cannot happen is a failure.
+with_gpiod2() {  # with_gpiod2 FUNCTION [ARGS...]
+    [ -x "$AMBIENCE_GPIOD2" ] || { echo "no libgpiod 2.x build at $AMBIENCE_GPIOD2"; return 1; }
+    [ -e "$GPIOD2_LIBDIR/libgpiod.so.3" ] ||
+        { echo "no libgpiod 2.x library (pkg-config for ${GPIOD2_PREFIX:-/opt/libgpiod2} says '$GPIOD2_LIBDIR')"; return 1; }
+    AMBIENCE=$AMBIENCE_GPIOD2
+    export LD_LIBRARY_PATH=$GPIOD2_LIBDIR
+    # The build must really be the 2.x one, or this run proves nothing new.
+    [[ "$(ldd "$AMBIENCE")" == *"libgpiod.so.3 => $GPIOD2_LIBDIR/"* ]] ||
+        { echo "$AMBIENCE does not load libgpiod.so.3 from $GPIOD2_LIBDIR"; ldd "$AMBIENCE"; return 1; }
+    "$@"
+}
+
+# The binary must exist: a missing one fails the checks that need it, never skips them.
+ambience_is_built() {
+    [ -x "$AMBIENCE" ] || { echo "no binary at $AMBIENCE: build it first (make build)"; return 1; }
+}
+
+# Seconds since boot, with the kernel's precision: the scenarios' stopwatch.
+uptime_now() {
+    cut -d' ' -f1 /proc/uptime
+}
+
+seconds_since() {  # seconds_since START: prints the elapsed time, 2 decimals
+    awk -v start="$1" -v now="$(uptime_now)" 'BEGIN { printf "%.2f", now - start }'
+}
+
+# Writes DIR/ambience.toml: the given sensor, the gpio-sim lines, one pipe, everything in DIR.
+# SENSOR_TABLE is TOML for [sensor.KIND] (settings the fixtures need, e.g. a fixed gain).
+daemon_config() {  # daemon_config DIR KIND BUS ADDRESS [SENSOR_TABLE]
+    local dir=$1 kind=$2 bus=$3 address=$4 sensor_table=${5:-}
+    mkdir -p "$dir"
+    # The daemon may run as nobody: it reads the configuration and makes its files here.
+    chmod 0755 "$RIG_WORK"
+    chown "$NOBODY_UID:$NOBODY_UID" "$dir"
+    cat >"$dir/ambience.toml" <<EOF
+state_file = "$dir/state.json"
+control_pipe = "$dir/control"
+state_directory = "$dir/lib"
+
+[sensor]
+kind = "$kind"
+bus = $bus
+address = $address
+interval = $DAEMON_INTERVAL
+${sensor_table:+[sensor.$kind]
+$sensor_table}
+
+[filter]
+tau = $DAEMON_TAU
+
+[thresholds]
+invert_regular = $DAEMON_INVERT_REGULAR
+regular_contrast = $DAEMON_REGULAR_CONTRAST
+
+[timing]
+dwell = $DAEMON_DWELL
+latency = $DAEMON_LATENCY
+fault_after = $DAEMON_FAULT_AFTER
+
+[gpio]
+chip = "$GPIO_SIM_LABEL"
+lines = { invert = $INVERT_LINE, regular = $REGULAR_LINE, contrast = $CONTRAST_LINE }
+fault = $FAULT_LINE
+active_low = false
+
+[pipes]
+paths = ["$dir/state"]
+format = "json"
+EOF
+    "$AMBIENCE" check --config "$dir/ambience.toml" >/dev/null ||
+        { echo "daemon_config: ambience check rejects $dir/ambience.toml"; return 1; }
+}
+
+# Starts `ambience run` on DIR's configuration in the background, through WRAPPER if given
+# (e.g. `as_user GIDS --`), then a `cat` reader on its pipe once the daemon has made it.
+# Registers a trap that kills both when the check ends, however it ends.
+daemon_start() {  # daemon_start DIR [WRAPPER...]
+    local dir=$1
+    shift
+    : >"$dir/log"
+    "$@" "$AMBIENCE" run --config "$dir/ambience.toml" 2>"$dir/log" &
+    echo $! >"$dir/job"
+    # shellcheck disable=SC2064 # DIR is fixed now
+    trap "daemon_kill '$dir'" EXIT
+    eventually 10 daemon_made_its_pipe "$dir" || { cat "$dir/log"; return 1; }
+    cat "$dir/state" >"$dir/pipe.out" &
+    echo $! >"$dir/reader"
+}
+
+# The daemon made its pipe; a daemon that exited fails the wait at once.
+daemon_made_its_pipe() {  # daemon_made_its_pipe DIR
+    [ -p "$1/state" ] && return 0
+    daemon_running "$1" || { echo "the daemon exited early:"; cat "$1/log"; exit 1; }
+    return 1
+}
+
+# The daemon's process: the job itself, or the process the job's wrapper started (setpriv
+# execs ambience in a child of the subshell that runs a shell-function wrapper).
+daemon_pid() {  # daemon_pid DIR
+    local job
+    job=$(cat "$1/job")
+    if [ "$(cat "/proc/$job/comm" 2>/dev/null)" = ambience ]; then
+        echo "$job"
+    else
+        pgrep -P "$job" -x ambience
+    fi
+}
+
+daemon_running() {  # daemon_running DIR
+    kill -0 "$(cat "$1/job")" 2>/dev/null
+}
+
+daemon_signal() {  # daemon_signal DIR SIGNAL
+    local pid
+    pid=$(daemon_pid "$1") || { echo "no ambience process for $1"; return 1; }
+    kill -"$2" "$pid"
+}
+
+# SIGTERM, then the daemon's exit status must be 0 (the reader then sees end of file).
+daemon_stop() {  # daemon_stop DIR
+    local status=0
+    daemon_signal "$1" TERM
+    wait "$(cat "$1/job")" || status=$?
+    expect_equal 0 "$status" "exit status after SIGTERM" || { cat "$1/log"; return 1; }
+}
+
+daemon_kill() {  # daemon_kill DIR: the trap's cleanup; quiet when already gone
+    local file
+    for file in job reader; do
+        [ -s "$1/$file" ] || continue
+        pkill -KILL -P "$(cat "$1/$file")" 2>/dev/null || true
+        kill -KILL "$(cat "$1/$file")" 2>/dev/null || true
+        # Gone for sure before the next check, which may want the same lines.
+        wait "$(cat "$1/$file")" 2>/dev/null || true
+    done
+}
+
+# ---- What the user sees ----
+# Polled by `eventually` while the daemon runs, so they start no process: under emulation a
+# process costs tens of milliseconds of the two CPUs the daemon needs too. Each sets a variable.
+
+# LEVELS: the indicator lines as gpio-sim reads them: invert regular contrast fault, "0 1 0 0".
+read_levels() {
+    local line value
+    LEVELS=
+    for line in "$INVERT_LINE" "$REGULAR_LINE" "$CONTRAST_LINE" "$FAULT_LINE"; do
+        read -r value <"$GPIO_SIM_SYSFS/sim_gpio$line/value"
+        LEVELS+=${LEVELS:+ }$value
+    done
+}
+
+indicator_levels() {
+    read_levels
+    echo "$LEVELS"
+}
+
+# WANTED_LEVELS: the levels with STATE lit, and the fault line at FAULT (default 0).
+wanted_levels() {  # wanted_levels STATE|none [FAULT]
+    local state
+    WANTED_LEVELS=
+    for state in invert regular contrast; do
+        if [ "$1" = "$state" ]; then WANTED_LEVELS+="1 "; else WANTED_LEVELS+="0 "; fi
+    done
+    WANTED_LEVELS+=${2:-0}
+}
+
+levels_for() {  # levels_for STATE|none [FAULT]
+    wanted_levels "$@"
+    echo "$WANTED_LEVELS"
+}
+
+lines_show() {  # lines_show STATE [FAULT]
+    read_levels
+    wanted_levels "$@"
+    [ "$LEVELS" = "$WANTED_LEVELS" ]
+}
+
+# PIPE_STATES: the states the reader was told (current and change lines), repeats folded;
+# PIPE_STATE the last of them, PIPE_TIME the time of the line that told it.
+read_pipe() {  # read_pipe DIR
+    local line pattern='^\{"event":"(change|current)","state":"([a-z]+)".*"time":"([^"]*)"'
+    PIPE_STATES='' PIPE_STATE='' PIPE_TIME=''
+    while IFS= read -r line; do
+        [[ $line =~ $pattern ]] || continue
+        [ "${BASH_REMATCH[2]}" = "$PIPE_STATE" ] && continue
+        PIPE_STATE=${BASH_REMATCH[2]}
+        PIPE_TIME=${BASH_REMATCH[3]}
+        PIPE_STATES+=${PIPE_STATES:+ }$PIPE_STATE
+    done <"$1/pipe.out"
+}
+
+pipe_states() {  # pipe_states DIR
+    read_pipe "$1"
+    echo "$PIPE_STATES"
+}
+
+# The reader got an event line of this kind (fault, recovered, ...).
+pipe_has_event() {  # pipe_has_event DIR EVENT
+    local line
+    while IFS= read -r line; do
+        [[ $line == "{\"event\":\"$2\""* ]] && return 0
+    done <"$1/pipe.out"
+    return 1
+}
+
+# FILE_STATE: the state in the state file ("" while there is none).
+read_state_file() {  # read_state_file DIR
+    local line=
+    FILE_STATE=
+    [ -e "$1/state.json" ] && read -r line <"$1/state.json"
+    [[ $line =~ \"state\":\"([a-z]+)\" ]] && FILE_STATE=${BASH_REMATCH[1]}
+    return 0
+}
+
+log_has() {  # log_has DIR EXTENDED-REGEX
+    grep -Eq "$2" "$1/log"
+}
+
+# Lines, pipe and state file all show STATE (with the fault line at FAULT, default 0).
+daemon_shows() {  # daemon_shows DIR STATE [FAULT]
+    lines_show "$2" "${3:-0}" || return 1
+    read_pipe "$1"
+    [ "$PIPE_STATE" = "$2" ] || return 1
+    read_state_file "$1"
+    [ "$FILE_STATE" = "$2" ]
+}
+
+# Everything a user looks at, for a failing check's output.
+daemon_describe() {  # daemon_describe DIR
+    echo "lines (invert regular contrast fault): $(indicator_levels)"
+    echo "pipe (the reader's lines):"
+    sed 's/^/  /' "$1/pipe.out"
+    echo "state file: $(cat "$1/state.json" 2>/dev/null)"
+    echo "log:"
+    sed 's/^/  /' "$1/log"
+}
+
+# Changes the light with SET_LIGHT... and waits until the daemon shows STATE everywhere.
+# The bound is the latency bound L plus SENSOR_DELAY, the time the chip itself needs before its
+# data show the new light (a conversion, a range change), which L (counted from the first
+# sample in the new zone) does not include. It is checked on the daemon's own clock: the time
+# of the pipe line announcing STATE, against the wall clock when the light changed. Seeing it
+# everywhere may take OBSERVATION_SLACK longer (the rig's own polling, under emulation).
+OBSERVATION_SLACK=3
+light_step() {  # light_step DIR STATE SENSOR_DELAY SET_LIGHT...
+    local dir=$1 state=$2 delay=$3 changed bound took
+    shift 3
+    changed=$(date +%s.%N)
+    "$@"
+    bound=$(awk -v l="$DAEMON_LATENCY" -v d="$delay" 'BEGIN { print l + d }')
+    if ! eventually "$(awk -v b="$bound" -v s="$OBSERVATION_SLACK" 'BEGIN { print b + s }')" \
+        daemon_shows "$dir" "$state"; then
+        echo "not $state everywhere within L + sensor delay + slack"
+        daemon_describe "$dir"
+        return 1
+    fi
+    read_pipe "$dir"
+    took=$(awk -v changed="$changed" -v announced="$(date -d "$PIPE_TIME" +%s.%N)" \
+        'BEGIN { printf "%.2f", announced - changed }')
+    echo "$state announced ${took}s after the light changed (bound ${bound}s)"
+    awk -v took="$took" -v bound="$bound" 'BEGIN { exit !(took <= bound) }' ||
+        { echo "later than L + sensor delay"; daemon_describe "$dir"; return 1; }
+}
