@@ -20,6 +20,14 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var controlPipe: String
     /// Where a persisted override lives.
     public var stateDirectory: String
+    /// Where each key was set, when loaded from a file: faults found later, by the devices
+    /// (a missing GPIO chip, a line out of range), are placed at file:line too.
+    public var origins = ConfigurationOrigins()
+
+    /// A refusal naming a key, placed where that key was set.
+    public func locate(_ error: ConfigurationError) -> ConfigFileError {
+        ConfigurationOrigin.place(error, origins: origins.byKey, mainFile: origins.file ?? "configuration")
+    }
 
     public init(
         board: String? = nil, sensor: SensorSettings, engine: EngineConfiguration = .indoorKiosk,

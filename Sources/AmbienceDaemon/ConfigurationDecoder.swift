@@ -33,7 +33,7 @@ struct ConfigurationDecoder {
 
     /// Where each key that was read was set, so a fault found later (by the engine's own
     /// validation) can still be placed.
-    private var origins: [String: (file: String, line: Int)] = [:]
+    private(set) var origins: [String: ConfigurationOrigin] = [:]
     let mainFile: String
 
     init(mainFile: String) {
@@ -66,7 +66,7 @@ struct ConfigurationDecoder {
             section.layers.append((layer.file, table, value.position))
         }
         if let first = section.layers.first, let position = first.position {
-            origins[parent.key(name)] = (first.file, position.line)
+            origins[parent.key(name)] = ConfigurationOrigin(file: first.file, line: position.line)
         }
         return section
     }
@@ -86,7 +86,7 @@ struct ConfigurationDecoder {
     mutating func value(_ name: String, in section: Section) -> (value: TOMLValue, file: String)? {
         for layer in section.layers {
             if let value = layer.table[name] {
-                origins[section.key(name)] = (layer.file, value.position.line)
+                origins[section.key(name)] = ConfigurationOrigin(file: layer.file, line: value.position.line)
                 return (value, layer.file)
             }
         }
@@ -198,15 +198,7 @@ struct ConfigurationDecoder {
     /// Places a refusal from the engine's or a driver's own validation at the key it names, or at
     /// the nearest enclosing table that was written, or at the file that leaves it to the defaults.
     mutating func adopt(_ error: ConfigurationError) {
-        var path = error.key.split(separator: ".").map(String.init)
-        while !path.isEmpty {
-            if let origin = origins[path.joined(separator: ".")] {
-                fail(error.key, error.message, file: origin.file, line: origin.line)
-                return
-            }
-            path.removeLast()
-        }
-        fail(error.key, error.message, file: mainFile, line: nil)
+        record(ConfigurationOrigin.place(error, origins: origins, mainFile: mainFile))
     }
 
     /// `"a", "b" or "c"`.

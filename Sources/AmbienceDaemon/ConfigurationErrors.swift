@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// One thing wrong with a configuration, placed where the user can fix it:
 /// `/etc/ambience/ambience.toml:12: timing.latency: L (10 s) must be at least …`.
 public struct ConfigFileError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -36,4 +38,41 @@ public struct ConfigFileErrors: Error, Equatable, Sendable, CustomStringConverti
     public init(_ errors: [ConfigFileError]) { self.errors = errors }
 
     public var description: String { errors.map(\.description).joined(separator: "\n") }
+}
+
+/// Where a key of the configuration was set: its file and line.
+public struct ConfigurationOrigin: Equatable, Sendable {
+    public var file: String
+    public var line: Int
+
+    /// Places a refusal that names a key (from the engine's, a driver's or a device's own checks)
+    /// at the key, or at the nearest enclosing table that was written, or at the main file that
+    /// leaves it to the defaults.
+    static func place(
+        _ error: ConfigurationError, origins: [String: ConfigurationOrigin], mainFile: String
+    ) -> ConfigFileError {
+        var path = error.key.split(separator: ".").map(String.init)
+        while !path.isEmpty {
+            if let origin = origins[path.joined(separator: ".")] {
+                return ConfigFileError(
+                    file: origin.file, line: origin.line, key: error.key, message: error.message)
+            }
+            path.removeLast()
+        }
+        return ConfigFileError(file: mainFile, key: error.key, message: error.message)
+    }
+}
+
+/// Where the keys of a loaded configuration were set. Where a value came from is not part of
+/// what it is: two configurations with the same settings are equal wherever they were written.
+public struct ConfigurationOrigins: Equatable, Sendable {
+    public var byKey: [String: ConfigurationOrigin] = [:]
+    public var file: String?
+
+    public init(byKey: [String: ConfigurationOrigin] = [:], file: String? = nil) {
+        self.byKey = byKey
+        self.file = file
+    }
+
+    public static func == (_: ConfigurationOrigins, _: ConfigurationOrigins) -> Bool { true }
 }

@@ -40,10 +40,11 @@ extension DaemonConfiguration {
             }
             layers.append(board)
         }
-        let configuration = decode(layers, board: boardName?.value, decoder: &decoder)
-        guard decoder.errors.isEmpty, let configuration else {
+        let decoded = decode(layers, board: boardName?.value, decoder: &decoder)
+        guard decoder.errors.isEmpty, var configuration = decoded else {
             throw ConfigFileErrors(decoder.errorsInReadingOrder)
         }
+        configuration.origins = ConfigurationOrigins(byKey: decoder.origins, file: path)
         return configuration
     }
 

@@ -276,7 +276,9 @@ public final class Daemon {
             do {
                 parts = try assemble(next)
             } catch {
-                logger.log(.error, "reload rejected, keeping the running configuration: \(error)")
+                let refusal = (error as? OutputError)?.configurationError.map { next.locate($0).description }
+                logger.log(
+                    .error, "reload rejected, keeping the running configuration: \(refusal ?? "\(error)")")
                 parts = try? assemble(configuration)
                 if parts == nil {
                     logger.log(.error, "the running configuration could not be rebuilt either")

@@ -38,7 +38,7 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     logger.log(
         .info,
         "ambience \(configuration.sensor.kind.rawValue) on bus \(configuration.sensor.bus), config \(path)")
-    try startFailures(path) { try daemon.run() }
+    try startFailures(configuration) { try daemon.run() }
     return .ok
 }
 
@@ -62,12 +62,12 @@ func configurationLoader(path: String, boards: String?) -> () throws -> DaemonCo
 /// Maps what can stop the daemon at start to the documented exit codes: a key the devices
 /// reject (a missing chip, an offset out of range) is a configuration error; the rest are
 /// runtime failures, explained with their hints.
-func startFailures(_ path: String, _ body: () throws -> Void) throws {
+func startFailures(_ configuration: DaemonConfiguration, _ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as OutputError {
-        if let configuration = error.configurationError {
-            throw CommandFailure(message: "\(path): \(configuration)", exitCode: .configuration)
+        if let refusal = error.configurationError {
+            throw CommandFailure(message: configuration.locate(refusal).description, exitCode: .configuration)
         }
         throw CommandFailure(message: error.description, exitCode: .failure)
     } catch let error as I2CError {

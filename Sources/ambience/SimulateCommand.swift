@@ -87,7 +87,7 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
         .info,
         "simulating a \(configuration.sensor.kind.rawValue) under '\(profileText)' at \(EventLine.number(speed))× speed;"
             + " pipe: \(pipes.isEmpty ? "none" : pipes), state file: \(configuration.stateFile)")
-    try startFailures(configPath ?? "simulate") { try daemon.run(until: end) }
+    try startFailures(configuration) { try daemon.run(until: end) }
     return .ok
 }
 
