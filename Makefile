@@ -71,3 +71,7 @@ uninstall:
 
 clean:
 	rm -rf .build
+
+# Release-build figures in one table, the Python peer alongside in the rig (see README, Performance).
+bench: setup
+	scripts/bench.sh

@@ -56,6 +56,10 @@ let package = Package(
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
+        .executableTarget(
+            name: "AmbienceBench",
+            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
+            path: "Benchmarks/AmbienceBench"),
 
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
