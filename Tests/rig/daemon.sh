@@ -23,6 +23,31 @@ DAEMON_FAULT_AFTER=1
 DAEMON_INVERT_REGULAR="{ fall = 20, rise = 50 }"
 DAEMON_REGULAR_CONTRAST="{ fall = 2500, rise = 5000 }"
 
+# ---- The sensors' light, as the scenarios set it ----
+
+# Light setters, one word each, so light_sequence can take any of them.
+bh1750_light() { bh1750_set_lux "$1"; }                      # LUX
+tsl2561_adapter_light() { tsl2561_set_counts "${1%:*}" "${1#*:}"; }  # CH0:CH1
+tsl2561_stub_light() { tsl2561_stub_set_counts "${1%:*}" "${1#*:}" 0x39; }  # CH0:CH1
+
+# The test adapter's and i2c-stub's TSL2561 counts do not follow the gain, so automatic gain
+# would read them as 16x less light: a fixed gain. 101 ms: quick, and 1.78 lx per CH0 count
+# at CH1/CH0 = 0.1 (datasheet, T/FN/CL, scaled 16 × 322/81).
+# shellcheck disable=SC2034 # these are for the scenarios
+TSL2561_SETTINGS='gain = "1x"
+integration = 101'
+# Dark, indoor and sunlight for a TSL2561: about 3.9, 355 and 14 200 lx.
+# shellcheck disable=SC2034
+TSL2561_DARK=2:0 TSL2561_INDOOR=200:20 TSL2561_SUNLIGHT=8000:800
+
+# The chips' own delay before their data show new light: the BH1750 in automatic ranging
+# measures 442 ms at MTreg 254 (range 0) and may change range once more (663 ms at most);
+# the TSL2561 integrates 101 ms (the stub's data change at once).
+# shellcheck disable=SC2034
+BH1750_DELAY=1.2 TSL2561_DELAY=0.3
+
+# ---- Running the daemon ----
+
 # The libgpiod 2.x build (Tests/rig/run.sh builds it on the host) and where its library is.
 AMBIENCE_GPIOD2=${AMBIENCE_GPIOD2:-$PWD/.build/gpiod2/debug/ambience}
 GPIOD2_LIBDIR=$(PKG_CONFIG_PATH=${GPIOD2_PREFIX:-/opt/libgpiod2}/lib/pkgconfig pkg-config --variable=libdir libgpiod 2>/dev/null)
@@ -109,7 +134,11 @@ daemon_start() {  # daemon_start DIR [WRAPPER...]
     local dir=$1
     shift
     : >"$dir/log"
-    "$@" "$AMBIENCE" run --config "$dir/ambience.toml" 2>"$dir/log" &
+    # Without the checks' ERR trap: the daemon's end (a kill, say) is no failure of the check.
+    (
+        trap - ERR
+        "$@" "$AMBIENCE" run --config "$dir/ambience.toml" 2>"$dir/log"
+    ) &
     echo $! >"$dir/job"
     # shellcheck disable=SC2064 # DIR is fixed now
     trap "daemon_kill '$dir'" EXIT

@@ -3,24 +3,6 @@
 # readings drives the state, which the indicator lines (gpio-sim), a `cat` reading the named
 # pipe and the state file all show, each step within the latency bound (see light_step).
 
-# Light setters, one word each, so light_sequence can take any of them.
-bh1750_light() { bh1750_set_lux "$1"; }                      # LUX
-tsl2561_adapter_light() { tsl2561_set_counts "${1%:*}" "${1#*:}"; }  # CH0:CH1
-tsl2561_stub_light() { tsl2561_stub_set_counts "${1%:*}" "${1#*:}" 0x39; }  # CH0:CH1
-
-# The test adapter's and i2c-stub's TSL2561 counts do not follow the gain, so automatic gain
-# would read them as 16x less light: a fixed gain. 101 ms: quick, and 1.78 lx per CH0 count
-# at CH1/CH0 = 0.1 (datasheet, T/FN/CL, scaled 16 × 322/81).
-TSL2561_SETTINGS='gain = "1x"
-integration = 101'
-# The TSL2561's counts below: about 3.9, 355 and 14 200 lx.
-TSL2561_DARK=2:0 TSL2561_INDOOR=200:20 TSL2561_SUNLIGHT=8000:800
-
-# The chips' own delay before their data show new light: the BH1750 in automatic ranging
-# measures 442 ms at MTreg 254 (range 0) and may change range once more (663 ms at most);
-# the TSL2561 integrates 101 ms (the stub's data change at once).
-BH1750_DELAY=1.2 TSL2561_DELAY=0.3
-
 light_sequence() {  # light_sequence NAME KIND BUS ADDRESS SENSOR_TABLE DELAY SETTER DARK INDOOR SUNLIGHT
     local dir=$RIG_WORK/$1 kind=$2 bus=$3 address=$4 table=$5 delay=$6 light=$7
     local dark=$8 indoor=$9 sunlight=${10}
