@@ -8,16 +8,19 @@ cd "$(dirname "$0")/.."
 export AMBIENCE_FUZZ=1 SWIFT_BACKTRACE=enable=no
 SCRATCH=.build/fuzz
 # Address first: swiftc keeps coverage instrumentation only when fuzzer is the last -sanitize.
-swift build --scratch-path "$SCRATCH" -c debug --sanitize=address --sanitize=fuzzer \
-    --product FuzzConfiguration --product FuzzReplayRows --product FuzzControlLines 2>&1 | tail -1
+for product in FuzzConfiguration FuzzReplayRows FuzzControlLines; do
+    swift build --scratch-path "$SCRATCH" -c debug --sanitize=address --sanitize=fuzzer \
+        --product "$product" 2>&1 | tail -1
+done
 for target in Configuration:configuration ReplayRows:replay-rows ControlLines:control-lines; do
     name=${target%%:*} corpus=${target##*:}
     work=$(mktemp -d)
     cp Fuzz/corpus/"$corpus"/* "$work"/
     echo "== Fuzz$name for ${SECONDS_EACH}s"
+    [ -x "$SCRATCH/debug/Fuzz$name" ] || { echo "fuzz: Fuzz$name was not built"; exit 1; }
     "$SCRATCH"/debug/Fuzz"$name" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=5 \
         -artifact_prefix="$SCRATCH/crash-$name-" -print_final_stats=1 "$work" 2>&1 |
-        grep -E 'stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Done' || true
+        grep -E 'INITED|stat::number_of_executed_units|ERROR|SUMMARY|Done' || true
     rm -rf "$work"
     if ls "$SCRATCH"/crash-"$name"-* >/dev/null 2>&1; then echo "fuzz: Fuzz$name crashed"; exit 1; fi
 done
