@@ -1,9 +1,5 @@
 import AmbienceDaemon
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 let checkCommand = Command(
     name: "check",
     summary: "validate the configuration and its board, and print the configuration as resolved",
@@ -23,16 +19,7 @@ private func runCheck(_ arguments: inout Arguments) throws -> ExitCode {
     let path = try arguments.option("--config") ?? DaemonConfiguration.defaultPath
     let boards = try arguments.option("--boards")
     try arguments.finish()
-    let directories =
-        boards.map { [$0] }
-        ?? DaemonConfiguration.boardDirectories(
-            environment: getenv("AMBIENCE_BOARDS").map { String(cString: $0) })
-    do {
-        let configuration = try DaemonConfiguration.load(from: path, boardDirectories: directories)
-        printOut("# \(path): valid\n" + String(configuration.tomlText.dropLast()))
-        return .ok
-    } catch {
-        for fault in error.errors { printError(fault.description) }
-        return .configuration
-    }
+    let configuration = try configurationLoader(path: path, boards: boards)()
+    printOut("# \(path): valid\n" + String(configuration.tomlText.dropLast()))
+    return .ok
 }
