@@ -151,10 +151,10 @@ override_and_status_talk_to_the_running_daemon() {
     "$BIN" status --state-file "$WORK/rt/state.json" | grep -q '"state":"invert"'
     "$BIN" override contrast for 10m --control "$WORK/rt/control"
     eventually 5 grep -q '"reason":"override"' "$WORK/rt/state.json"
-    grep -q '^contrast until ' "$WORK/rt/lib/override"  # persisted, with its wall-clock end
+    eventually 5 grep -q '^contrast until ' "$WORK/rt/lib/override"  # persisted, with its wall-clock end
     "$BIN" override auto --control "$WORK/rt/control"
     eventually 5 grep -q '"reason":"auto"' "$WORK/rt/state.json"
-    [ ! -e "$WORK/rt/lib/override" ]
+    eventually 5 test ! -e "$WORK/rt/lib/override"
     kill -TERM $simulation
     wait $simulation
 }
