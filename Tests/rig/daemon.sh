@@ -23,6 +23,12 @@ DAEMON_FAULT_AFTER=1
 DAEMON_INVERT_REGULAR="{ fall = 20, rise = 50 }"
 DAEMON_REGULAR_CONTRAST="{ fall = 2500, rise = 5000 }"
 
+# How long a fault may take to show: fault_after, the sample that notices it, and a second
+# for the rig's polling.
+fault_bound() {
+    awk -v f="$DAEMON_FAULT_AFTER" -v p="$DAEMON_INTERVAL" 'BEGIN { print f + p + 1 }'
+}
+
 # ---- The sensors' light, as the scenarios set it ----
 
 # Light setters, one word each, so light_sequence can take any of them.
@@ -317,7 +323,7 @@ light_step() {  # light_step DIR STATE SENSOR_DELAY SET_LIGHT...
     read_pipe "$dir"
     took=$(awk -v changed="$changed" -v announced="$(date -d "$PIPE_TIME" +%s.%N)" \
         'BEGIN { printf "%.2f", announced - changed }')
-    echo "$state announced ${took}s after the light changed (bound ${bound}s)"
+    echo "# $state announced ${took}s after the light changed (bound ${bound}s)"
     awk -v took="$took" -v bound="$bound" 'BEGIN { exit !(took <= bound) }' ||
         { echo "later than L + sensor delay"; daemon_describe "$dir"; return 1; }
 }

@@ -2,8 +2,8 @@
 # Runs in the guest, as root, from the repo (through Tests/rig/run.sh): sets up the fixtures,
 # then sources every Tests/rig/scenarios/*.sh in name order. Each scenario file defines shell
 # functions and registers them with `check NAME FUNCTION [ARGS...]`, which runs them at once.
-# Prints `ok NAME` or `FAIL NAME` (with the check's output) per check, then exactly
-# `rig: N passed, M failed`; exits 1 if anything failed.
+# Prints `ok NAME (S s)` (with its lines starting "# ") or `FAIL NAME (S s)` (with all its
+# output) per check, then exactly `rig: N passed, M failed`; exits 1 if anything failed.
 #
 # Scenario functions run in a subshell with set -e: the first failing command fails the check.
 # They may use everything rig/guest/fixtures.sh and Tests/rig/daemon.sh define, plus RIG_WORK
@@ -20,13 +20,15 @@ summary() {
     echo "rig: $passed passed, $failed failed"
 }
 
-report() {  # report NAME STATUS LOG
+# A passing check shows its "# " lines (measurements); a failing one all its output.
+report() {  # report NAME STATUS LOG SECONDS
     if [ "$2" = 0 ]; then
         passed=$((passed + 1))
-        echo "ok   $1"
+        echo "ok   $1 ($4 s)"
+        sed -n 's/^# /     /p' "$3"
     else
         failed=$((failed + 1))
-        echo "FAIL $1"
+        echo "FAIL $1 ($4 s)"
         sed 's/^/     /' "$3"
     fi
 }
@@ -43,8 +45,10 @@ check_failed() {
 # Runs one check in a subshell, which a watchdog ends after CHECK_TIMEOUT seconds so that one
 # hung check cannot eat the whole boot's time.
 check() {  # check NAME FUNCTION [ARGS...]
-    local name=$1 log=$RIG_WORK/check.log pid watchdog status
+    local name=$1 log=$RIG_WORK/check.log pid watchdog status started
     shift
+    read_uptime
+    started=$UPTIME_CS
     # -E and the ERR trap: a failing command says where it is, even one that prints nothing.
     (
         set -eE
@@ -63,7 +67,8 @@ check() {  # check NAME FUNCTION [ARGS...]
     status=$?
     kill "$watchdog" 2>/dev/null
     wait "$watchdog" 2>/dev/null
-    report "$name" "$status" "$log"
+    read_uptime
+    report "$name" "$status" "$log" "$(((UPTIME_CS - started) / 100)).$(printf %02d $(((UPTIME_CS - started) % 100)))"
 }
 
 # ---- Helpers for scenarios ----

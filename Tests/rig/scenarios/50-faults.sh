@@ -4,11 +4,6 @@
 # powered down with its settings lost, the daemon initialises it again (the adapter's write log
 # shows it) and reports it recovered.
 
-# How long a fault may take to show: fault_after, plus the sample that notices it.
-fault_bound() {
-    awk -v f="$DAEMON_FAULT_AFTER" -v p="$DAEMON_INTERVAL" 'BEGIN { print f + p + 1 }'
-}
-
 # The held state with the fault line lit, everywhere; the pipe and log say why.
 shows_a_held_fault() {  # shows_a_held_fault DIR STATE
     daemon_shows "$1" "$2" 1 && pipe_has_event "$1" fault &&
@@ -32,12 +27,12 @@ unplug_and_replug() {  # unplug_and_replug DIR STATE UNPLUG REPLUG CLEAR_LOG
     "$5" # while unplugged nothing reaches the chip, so the log shows only what follows the replug
     eventually "$(fault_bound)" shows_a_held_fault "$dir" "$state" ||
         { echo "no held fault within $(fault_bound)s"; daemon_describe "$dir"; return 1; }
-    echo "fault shown after $(seconds_since "$start")s (fault_after $DAEMON_FAULT_AFTER s)"
+    echo "# fault shown after $(seconds_since "$start")s (fault_after $DAEMON_FAULT_AFTER s)"
     start=$(uptime_now)
     "$4"
     eventually "$RECOVERY_BOUND" shows_recovered "$dir" "$state" ||
         { echo "not recovered within ${RECOVERY_BOUND}s"; daemon_describe "$dir"; return 1; }
-    echo "recovered after $(seconds_since "$start")s"
+    echo "# recovered after $(seconds_since "$start")s"
     # Held, never guessed: the reader was told no other state.
     expect_equal "$state" "$(pipe_states "$dir")" "states the reader was told"
 }

@@ -47,10 +47,13 @@ sigterm_turns_every_line_off_then_releases_them() {
     daemon_config "$dir" bh1750 "$BH1750_BUS" 0x23
     daemon_start "$dir"
     eventually 5 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
+    # Two lines lit at the signal: the state's and, with the sensor gone, the fault line.
+    # shellcheck disable=SC2064 # DIR is fixed now
+    trap "bh1750_replug; gpio_trace_stop; daemon_kill '$dir'" EXIT
+    bh1750_unplug
+    eventually "$(fault_bound)" daemon_shows "$dir" contrast 1 || { daemon_describe "$dir"; return 1; }
     gpioinfo "$GPIO_CHIP" | grep -q "line *$CONTRAST_LINE:.*\"ambience\" *output"
     gpio_trace_start
-    # shellcheck disable=SC2064 # DIR is fixed now
-    trap "gpio_trace_stop; daemon_kill '$dir'" EXIT
     daemon_stop "$dir"
     gpio_trace_stop
     # Right after the exit: released lines fall back to their pull (down), so all read 0,
@@ -61,7 +64,9 @@ sigterm_turns_every_line_off_then_releases_them() {
     done
     # And before the release, the daemon itself set the lit line off: pull alone would not show it.
     sets=$(ambience_gpio_sets)
-    [[ " $sets " == *" $CONTRAST_LINE=0 "* ]] || { echo "ambience's sets at shutdown: '$sets'"; return 1; }
+    [[ " $sets " == *" $CONTRAST_LINE=0 "* && " $sets " == *" $FAULT_LINE=0 "* ]] ||
+        { echo "ambience's sets at shutdown: '$sets'"; return 1; }
+    echo "# set by ambience at shutdown: $sets"
     [[ " $sets " != *"=1 "* ]] || { echo "a line set on at shutdown: '$sets'"; return 1; }
     log_has "$dir" '^<5>signal 15: shutting down'
     # The reader sees the end of the pipe.
@@ -97,7 +102,7 @@ sighup_applies_a_new_threshold_without_a_restart() {
     daemon_stop "$dir"
 }
 
-check "SIGTERM: exit 0, every line set off by the daemon, then released" sigterm_turns_every_line_off_then_releases_them
+check "SIGTERM (state and fault lit): exit 0, every line set off by the daemon, then released" sigterm_turns_every_line_off_then_releases_them
 check "SIGHUP: a new threshold applies without a restart; an invalid file is refused" sighup_applies_a_new_threshold_without_a_restart
 check "libgpiod 2.x build: SIGTERM sets every line off, then releases them" with_gpiod2 sigterm_turns_every_line_off_then_releases_them
 check "libgpiod 2.x build: SIGHUP with a new threshold" with_gpiod2 sighup_applies_a_new_threshold_without_a_restart
