@@ -31,9 +31,11 @@ public enum Assembly {
     /// `ambience simulate`: the configured chip emulated on a mock bus under `light`, with the
     /// indicator lines drawn by `indicators` instead of GPIO. `world` runs before each read with
     /// the time, to plug or unplug the chip as the simulation's script says.
+    /// Event lines carry `wallClockStart` plus the simulated seconds.
     public static func simulated(
         _ configuration: DaemonConfiguration, bus: MockI2CBus, light: @escaping LightSource,
-        world: @escaping (Double) -> Void, clock: any Clock, logger: Logger, indicators: any Sink
+        world: @escaping (Double) -> Void, wallClockStart: Double, clock: any Clock, logger: Logger,
+        indicators: any Sink
     ) throws -> DaemonParts {
         let settings = configuration.sensor
         switch settings.kind {
@@ -44,11 +46,8 @@ public enum Assembly {
         }
         let chip = SimulatedWorldSensor(
             chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
-        // Event times are simulated: a simulated day's events carry the hours of that day.
-        let startOfSimulation = WallClock.now - clock.now
         return try parts(
-            configuration, sensor: chip,
-            renderTime: { "\"" + WallClock.iso8601(startOfSimulation + $0) + "\"" },
+            configuration, sensor: chip, renderTime: { "\"" + WallClock.iso8601(wallClockStart + $0) + "\"" },
             logger: logger, indicators: [indicators])
     }
 

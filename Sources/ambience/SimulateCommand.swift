@@ -71,8 +71,8 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
         logger: logger,
         assemble: { [light] in
             try Assembly.simulated(
-                $0, bus: bus, light: light.lux, world: light.advance, clock: clock, logger: logger,
-                indicators: indicators)
+                $0, bus: bus, light: light.lux, world: light.advance, wallClockStart: light.wallClockStart,
+                clock: clock, logger: logger, indicators: indicators)
         },
         reload: { [sensorKind] in
             var next = try load()
@@ -129,6 +129,13 @@ final class LightSwitchboard: @unchecked Sendable {
     func advance(to time: Double) {
         guard case .profile(let profile) = source else { return }
         plug(!profile.lux(at: time).isNaN && !unpluggedRanges.contains { $0.contains(time) })
+    }
+
+    /// The wall-clock time the simulation starts at, for event lines: a simulated day starts at
+    /// today's midnight (UTC), so its lines carry the hours the terminal shows; others start now.
+    var wallClockStart: Double {
+        guard case .profile(.day) = source else { return WallClock.now }
+        return (WallClock.now / 86_400).rounded(.down) * 86_400
     }
 
     func timeOfDay(_ time: Double) -> String {
