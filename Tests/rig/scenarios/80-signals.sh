@@ -104,5 +104,5 @@ sighup_applies_a_new_threshold_without_a_restart() {
 
 check "SIGTERM (state and fault lit): exit 0, every line set off by the daemon, then released" sigterm_turns_every_line_off_then_releases_them
 check "SIGHUP: a new threshold applies without a restart; an invalid file is refused" sighup_applies_a_new_threshold_without_a_restart
-check "libgpiod 2.x build: SIGTERM sets every line off, then releases them" with_gpiod2 sigterm_turns_every_line_off_then_releases_them
+check "libgpiod 2.x build: SIGTERM (state and fault lit) sets every line off, then releases them" with_gpiod2 sigterm_turns_every_line_off_then_releases_them
 check "libgpiod 2.x build: SIGHUP with a new threshold" with_gpiod2 sighup_applies_a_new_threshold_without_a_restart
