@@ -124,8 +124,13 @@ final class Pipeline {
     }
 }
 
+/// On tmpfs, as /run is on a Pi (the state file's default place): /dev/shm where there is one,
+/// since a disk's fsync would measure the disk. AMBIENCE_BENCH_DIR chooses another place.
 func makeDirectory() -> String {
-    var template = Array("/tmp/ambience-bench-XXXXXX".utf8CString)
+    let parent =
+        getenv("AMBIENCE_BENCH_DIR").map { String(cString: $0) }
+        ?? (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp")
+    var template = Array((parent + "/ambience-bench-XXXXXX").utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     precondition(made != nil, "mkdtemp failed")
     return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
