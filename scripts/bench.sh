@@ -26,9 +26,12 @@ say "release build (static Swift stdlib) in $BUILD"
 swift build -c release --static-swift-stdlib --scratch-path "$BUILD" >"$OUT/build.log" 2>&1 ||
     { cat "$OUT/build.log" >&2; exit 1; }
 bin=$(swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --show-bin-path)
-strip -o "$OUT/ambience" "$bin/ambience"
+strip=$(command -v strip || command -v llvm-strip) || { echo "no strip (binutils)" >&2; exit 1; }
+"$strip" -o "$OUT/ambience" "$bin/ambience"
 echo "size $(stat -c %s "$OUT/ambience")" >>"$results"
 
+dpkg -s python3-venv >/dev/null 2>&1 ||
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv; }
 if [ ! -x "$VENV/bin/python3" ] || ! "$VENV/bin/python3" -c 'import gpiod, smbus2' 2>/dev/null; then
     say "the Python peer's venv: smbus2 and gpiod from PyPI in $VENV"
     /usr/bin/python3 -m venv "$VENV"
