@@ -121,11 +121,16 @@ public final class Daemon {
                 nextSample = anchor + Double(slot) * interval
             }
             dispatch(engine.advance(to: clock.now))
+            // Sinks are polled at most a second apart. When samples come more often than that,
+            // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
+            // the second) instead of waking the loop once more: a Pi running this for years
+            // wakes only to sample.
+            let pollRidesOnSamples = interval < Self.pollInterval
             if clock.now >= nextPoll {
                 for sink in parts?.sinks ?? [] { sink.poll(now: clock.now) }
-                nextPoll = clock.now + Self.pollInterval
+                nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? interval : 0)
             }
-            var deadline = min(nextSample, nextPoll)
+            var deadline = pollRidesOnSamples ? nextSample : min(nextSample, nextPoll)
             if let due = engine.nextDeadline { deadline = min(deadline, due) }
             if let end { deadline = min(deadline, end) }
             let watched = (parts?.control?.descriptor).map { [$0] } ?? []

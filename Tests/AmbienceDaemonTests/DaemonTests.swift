@@ -72,7 +72,10 @@ final class ScriptedWaiter: LoopWaiting {
 let daemonThresholds = try! Thresholds(
     invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 500, rise: 1000))
 
-func daemonConfiguration(dwell: Double = 2, interval: Double = 0.5, thresholds: Thresholds = daemonThresholds)
+func daemonConfiguration(
+    dwell: Double = 2, interval: Double = 0.5, faultAfter: Double = 3,
+    thresholds: Thresholds = daemonThresholds
+)
     -> DaemonConfiguration
 {
     DaemonConfiguration(
@@ -80,7 +83,7 @@ func daemonConfiguration(dwell: Double = 2, interval: Double = 0.5, thresholds: 
         engine: try! EngineConfiguration(
             thresholds: thresholds, timeConstant: 1, minimumDwell: dwell,
             latencyBound: 2 * dwell + interval + 1,
-            sampleInterval: interval, faultAfter: 3))
+            sampleInterval: interval, faultAfter: faultAfter))
 }
 
 struct DaemonHarness {
@@ -166,6 +169,38 @@ struct DaemonLoopTests {
         let gaps = zip(harness.sink.pollTimes, harness.sink.pollTimes.dropFirst()).map { $1 - $0 }
         #expect(!gaps.isEmpty && gaps.allSatisfy { $0 <= 1.0 + 1e-9 })
         #expect(harness.logLines.contains { $0.hasPrefix("<5>state regular → invert (light") })
+    }
+
+    @Test func atTenHertzTheLoopWakesOnlyToSample() throws {
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
+        let sink = RecordingSink()
+        let waiter = ScriptedWaiter(clock: clock, script: [])
+        let daemon = Daemon(
+            configuration: daemonConfiguration(interval: 0.1), clock: clock, waiter: waiter,
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
+            assemble: { _ in DaemonParts(sensor: sensor, sinks: [sink], control: nil) },
+            reload: { throw CommandError("no reload") })
+        try daemon.run(until: 60)
+        #expect(waiter.waits == 600)  // one wait per sample, none for the pipe check
+        let gaps = zip(sink.pollTimes, sink.pollTimes.dropFirst()).map { $1 - $0 }
+        #expect(gaps.count >= 59 && gaps.allSatisfy { $0 <= 1.0 + 1e-9 })
+    }
+
+    @Test func samplesFurtherApartThanASecondStillLetSinksPollEverySecond() throws {
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
+        let sink = RecordingSink()
+        let daemon = Daemon(
+            configuration: daemonConfiguration(dwell: 5, interval: 5, faultAfter: 12), clock: clock,
+            waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
+            overrides: { _ in nil },
+            assemble: { _ in DaemonParts(sensor: sensor, sinks: [sink], control: nil) },
+            reload: { throw CommandError("no reload") })
+        try daemon.run(until: 60)
+        #expect(sensor.readTimes.count == 12)
+        let gaps = zip(sink.pollTimes, sink.pollTimes.dropFirst()).map { $1 - $0 }
+        #expect(gaps.count >= 59 && gaps.allSatisfy { $0 <= 1.0 + 1e-9 })
     }
 
     @Test func terminationClosesEverySinkAndReturns() throws {
