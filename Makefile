@@ -41,7 +41,7 @@ cli-test: build
 	Tests/cli/run.sh $(BIN)
 
 lint:
-	$(SWIFT) format lint --strict -r Sources Tests Fuzz
+	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
 
 # libFuzzer on the configuration loader, replay rows and control lines, bounded in time.
 fuzz: setup
