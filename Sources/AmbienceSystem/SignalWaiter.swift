@@ -35,7 +35,9 @@ public final class SignalWaiter {
     /// Waits until `deadline` (monotonic seconds of `clock`), a signal, or one of `descriptors`
     /// becomes readable, whichever comes first. Signals are reported one per call.
     public func wait(until deadline: Double, clock: any Clock, descriptors: [FileDescriptor] = []) -> Wake {
-        if let signal = nextPendingSignal() { return .signal(signal) }
+        // Signals already read come first; a signal not yet read makes the signalfd readable, so
+        // the poll below returns at once for it, and a quiet wait costs no read(2).
+        if !pending.isEmpty { return .signal(pending.removeFirst()) }
         while true {
             let remaining = deadline - clock.now
             if remaining <= 0 { return .deadline }
