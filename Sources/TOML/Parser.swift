@@ -58,6 +58,12 @@ struct Parser {
     // MARK: Structure
 
     private mutating func keyValue() throws(TOMLError) {
+        let (key, value) = try keyAndValue(depth: 0)
+        try insert(value, at: key, into: section, path: sectionPath, inSection: true)
+    }
+
+    /// `key = value`, in a table or an inline table.
+    private mutating func keyAndValue(depth: Int) throws(TOMLError) -> ([KeyPart], TableBuilder.Child) {
         let key = try dottedKey()
         skipWhitespace()
         guard peek() == ASCII.equals else {
@@ -65,8 +71,7 @@ struct Parser {
         }
         advance()
         skipWhitespace()
-        let value = try value(depth: 0)
-        try insert(value, at: key, into: section, path: sectionPath, inSection: true)
+        return (key, try value(depth: depth))
     }
 
     private mutating func header() throws(TOMLError) {
@@ -251,14 +256,7 @@ struct Parser {
             return table
         }
         while true {
-            let key = try dottedKey()
-            skipWhitespace()
-            guard peek() == ASCII.equals else {
-                throw error("expected '=' after the key \(key.dotted), found \(describeCurrent())")
-            }
-            advance()
-            skipWhitespace()
-            let value = try value(depth: depth + 1)
+            let (key, value) = try keyAndValue(depth: depth + 1)
             try insert(value, at: key, into: table, path: [], inSection: false)
             skipWhitespace()
             switch peek() {
