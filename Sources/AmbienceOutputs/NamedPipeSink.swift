@@ -49,6 +49,9 @@ public final class NamedPipeSink: Sink {
     private var activeFault: Event?
     /// The connected reader may have missed lines (it is new, or the pipe was full).
     private var needsResync = false
+    /// Readers' opens and closes seen since the connected reader was last brought up to date.
+    private var opensSinceSync = 0
+    private var closesSinceSync = 0
 
     /// Creates the pipe if needed (see `Files.prepareFIFO`) and starts watching for readers.
     /// SIGPIPE is set to be ignored: a reader leaving must be an EPIPE, not the daemon's end.
@@ -72,7 +75,7 @@ public final class NamedPipeSink: Sink {
         openWatch = nil
         let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard watch >= 0 else { return }
-        if inotify_add_watch(watch, configuration.path, UInt32(IN_OPEN)) >= 0 {
+        if inotify_add_watch(watch, configuration.path, UInt32(IN_OPEN | IN_CLOSE_NOWRITE)) >= 0 {
             openWatch = FileDescriptor(rawValue: watch)
         } else {
             Glibc.close(watch)
@@ -105,6 +108,8 @@ public final class NamedPipeSink: Sink {
             connect()
         } else if readerArrived {
             needsResync = true
+            opensSinceSync = 0
+            closesSinceSync = 0
         }
         if writer != nil, needsResync { resync() }
     }
@@ -188,6 +193,8 @@ public final class NamedPipeSink: Sink {
         // Our own open shows up as an open event too; whoever opened before now is
         // connected already and gets the lines below.
         _ = drainOpenEvents()
+        opensSinceSync = 0
+        closesSinceSync = 0
         needsResync = true
     }
 
@@ -205,18 +212,28 @@ public final class NamedPipeSink: Sink {
     }
 
     /// Reads all pending inotify events; true if the pipe was opened since the last time.
+    /// Reads the pending inotify events; true when a new reader has replaced one that left.
+    /// An open with no close beside it is the reader we connected for, whose own open completes
+    /// (and is reported) only after ours: it has its `current` line already. IN_IGNORED (the
+    /// pipe removed) counts as a close.
     private func drainOpenEvents() -> Bool {
         guard let openWatch else { return false }
-        var opened = false
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { bytes in
                 (try? openWatch.read(into: bytes)) ?? 0
             }
-            guard count > 0 else { return opened }
-            // Every event here is IN_OPEN (or IN_IGNORED if the pipe was removed): either way,
-            // a resync is the safe answer.
-            opened = true
+            guard count > 0 else { return opensSinceSync > 0 && closesSinceSync > 0 }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let event = buffer.withUnsafeBytes {
+                    $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                }
+                if event.mask & UInt32(IN_OPEN) != 0 { opensSinceSync += 1 }
+                if event.mask & UInt32(IN_CLOSE_NOWRITE | IN_IGNORED) != 0 { closesSinceSync += 1 }
+                offset += header + Int(event.len)
+            }
         }
     }
 }

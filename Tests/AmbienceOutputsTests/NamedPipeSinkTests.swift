@@ -121,6 +121,23 @@ import Testing
         )
     }
 
+    /// A reader blocked in open(2) is woken by our open, and its own open event comes after
+    /// ours: that late event must not send it `current` a second time.
+    @Test func theConnectedReadersOwnLateOpenDoesNotRepeatCurrent() throws {
+        let sink = try makeSink()
+        sink.deliver(change(.regular, from: nil, at: 1))
+        let reader = try PipeReader(directory.file("state"))
+        defer { reader.close() }
+        sink.poll(now: 2)
+        #expect(reader.lines().compactMap(ParsedLine.init).map(\.event) == ["current"])
+        // The same open event, arriving after the connection: another open of the read end.
+        let late = try FileDescriptor.open(directory.file("state"), O_RDONLY | O_NONBLOCK)
+        sink.poll(now: 3)
+        sink.poll(now: 4)
+        #expect(reader.lines().isEmpty)
+        late.close()
+    }
+
     @Test func manyReadersInTurnEachStartWithCurrent() throws {
         let sink = try makeSink()
         var state = AmbienceState.regular
