@@ -28,6 +28,8 @@ public struct Replay {
     /// The same, straight from the bytes of a line (without its newline): no String per line.
     public mutating func consume(_ line: ArraySlice<UInt8>) throws(RowError) -> [String] {
         lineNumber += 1
+        var line = line
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }  // a UTF-8 BOM
         let content = line.firstIndex(of: UInt8(ascii: "#")).map { line[..<$0] } ?? line
         guard let comma = content.firstIndex(of: UInt8(ascii: ",")) else {
             if Self.trimmed(content).isEmpty { return [] }
@@ -82,12 +84,6 @@ public struct Replay {
 
     /// Column names such as `seconds,lux`: words, not numbers.
     private static func isHeader(_ fields: [String]) -> Bool {
-        fields.allSatisfy { field in
-            Double(field) == nil && field.first.map { $0.isLetter } == true
-                && field.lowercased() != "nan"
-                && field.allSatisfy {
-                    $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " || $0 == "(" || $0 == ")"
-                }
-        }
+        fields.allSatisfy { !$0.isEmpty && Double($0) == nil && $0.lowercased() != "nan" }
     }
 }

@@ -16,6 +16,12 @@ struct ReplayTests {
         #expect(output[0].contains(#""state":"regular""#) && output[0].hasSuffix(#""time":0}"# + "\n"))
     }
 
+    @Test(arguments: ["seconds,lux", "\u{FEFF}seconds,lux", "\"t\",\"lux [lx]\"", "time-s , lux.value"])
+    func headersOfAnyNamesAreSkipped(header: String) throws {
+        let output = try replay([header, "0,300"])
+        #expect(output.count == 1)
+    }
+
     @Test func timeIsTheRowsSecondsAsGiven() throws {
         let output = try replay(["12.500,5", "13.5,5", "1.45e1,5000", "15.5,5000", "16.5,5000"])
         #expect(output.first?.hasSuffix(#""time":12.500}"# + "\n") == true)
