@@ -197,23 +197,16 @@ private func trace(_ path: String) throws(UsageError) -> [(time: Double, lux: Do
     let file: FileDescriptor
     do { file = try FileDescriptor.open(path, O_RDONLY) } catch { throw UsageError("csv:\(path): \(error)") }
     defer { file.close() }
-    var reader = LineReader(descriptor: file)
+    var lines = LineReader(descriptor: file)
+    var reader = TraceReader()
     var rows: [(time: Double, lux: Double)] = []
-    var number = 0
-    while let line = try? reader.nextLine() {
-        number += 1
-        let text = String(decoding: line, as: UTF8.self)
-        let content = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let fields = content.split(separator: ",", omittingEmptySubsequences: false).map {
-            String($0).trimmingSpaces
+    do {
+        while let line = try lines.nextLine() {
+            // A failed read (nan) in the trace unplugs the emulated sensor for that row.
+            if let row = try reader.row(line) { rows.append((row.time, row.lux ?? .nan)) }
         }
-        if fields.allSatisfy(\.isEmpty) || (rows.isEmpty && Double(fields[0]) == nil && fields[0] != "") {
-            continue  // blank, comment or header
-        }
-        guard fields.count == 2, let time = Double(fields[0]), time.isFinite else {
-            throw UsageError("csv:\(path): line \(number): expected seconds,lux: \(text)")
-        }
-        rows.append((time, Double(fields[1]).flatMap { $0.isFinite ? $0 : nil } ?? .nan))
+    } catch {
+        throw UsageError("csv:\(path): \(error)")
     }
     return rows
 }
