@@ -90,7 +90,7 @@ final class Pipeline {
     /// on every sample as well, so every sink writes each time (the worst case).
     func step(forceEvent: Bool) {
         clock.advance(by: 0.1)
-        let reading = try? sensor.read()
+        let reading = try? sensor.read(waitingOn: clock)
         var events = engine.ingest(Sample(time: clock.now, lux: reading?.lux))
         if forceEvent {
             flip.toggle()

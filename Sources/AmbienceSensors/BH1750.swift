@@ -35,6 +35,10 @@ public final class BH1750: LightSensor {
     private var dataReadyAt = 0.0
     private var configuredAt = -Double.infinity
     private var lastCounts: UInt16?
+    /// The measurement under way: range changes made (bounded, so light that changes during
+    /// it cannot make it loop) and whether a reading of 0 was re-asserted.
+    private var rangeChanges = 0
+    private var reasserted = false
 
     public init(
         bus: any I2CBus, address: I2CAddress = 0x23, settings: Settings = .automatic, clock: any Clock,
@@ -56,64 +60,57 @@ public final class BH1750: LightSensor {
 
     public var description: String { "BH1750 at \(bus.name) \(address)" }
 
-    public func initialise() throws(SensorError) {
+    public func measure() throws(SensorError) -> SensorProgress {
         try recovery.perform(clock: clock, needsInitialisation: &needsInitialisation) {
-            (needsInitialisation: inout Bool) throws(SensorError) in
-            try initialiseChip()
-            needsInitialisation = false
-        }
-    }
-
-    public func read() throws(SensorError) -> Reading {
-        try recovery.perform(clock: clock, needsInitialisation: &needsInitialisation) {
-            (needsInitialisation: inout Bool) throws(SensorError) -> Reading in
+            (needsInitialisation: inout Bool) throws(SensorError) -> SensorProgress in
             if needsInitialisation {
                 try initialiseChip()
                 needsInitialisation = false
             }
-            return try measure()
+            return try collect()
         }
     }
 
     // MARK: Measuring
 
-    private func measure() throws(SensorError) -> Reading {
-        var rangeChanges = 0
-        var reasserted = false
-        while true {
-            clock.sleep(until: dataReadyAt)
-            let counts = try readCounts()
-            if counts == 0 && !reasserted {
-                // The chip has no register to read back, and one that lost power reads 0 until
-                // told to measure again. A fall to exactly 0 is checked at once; a 0 that lasts
-                // is re-asserted now and then without waiting, in case the chip came back dark.
-                if let last = lastCounts, last != 0 {
-                    reasserted = true
-                    try sendConfiguration(wait: true)
-                    continue
-                }
-                if clock.now - configuredAt >= reassertInterval {
-                    try sendConfiguration(wait: false)
-                }
-            }
-            lastCounts = counts
-            if settings.mode == .automatic, rangeChanges < Self.automaticRanges.count,
-                let better = preferredRange(counts), better != rangeIndex
-            {
-                rangeIndex = better
-                (mode, measurementTime) = Self.automaticRanges[better]
-                rangeChanges += 1
+    /// One step of the measurement under way: the counts once the chip has converted, then a
+    /// range change or a re-assertion (each a new conversion to come back for), or the reading.
+    private func collect() throws(SensorError) -> SensorProgress {
+        if clock.now < dataReadyAt { return .pending(until: dataReadyAt) }
+        let counts = try readCounts()
+        if counts == 0 && !reasserted {
+            // The chip has no register to read back, and one that lost power reads 0 until
+            // told to measure again. A fall to exactly 0 is checked at once; a 0 that lasts
+            // is re-asserted now and then without waiting, in case the chip came back dark.
+            if let last = lastCounts, last != 0 {
+                reasserted = true
                 try sendConfiguration(wait: true)
-                continue
+                return .pending(until: dataReadyAt)
             }
-            let saturated = counts == UInt16.max
-            var text = "\(mode), MTreg \(measurementTime)"
-            if settings.mode == .automatic { text += " (auto)" }
-            if saturated { text += ", saturated" }
-            return Reading(
-                lux: Self.lux(counts: counts, mode: mode, measurementTime: measurementTime),
-                isSaturated: saturated, settings: text)
+            if clock.now - configuredAt >= reassertInterval {
+                try sendConfiguration(wait: false)
+            }
         }
+        lastCounts = counts
+        if settings.mode == .automatic, rangeChanges < Self.automaticRanges.count,
+            let better = preferredRange(counts), better != rangeIndex
+        {
+            rangeIndex = better
+            (mode, measurementTime) = Self.automaticRanges[better]
+            rangeChanges += 1
+            try sendConfiguration(wait: true)
+            return .pending(until: dataReadyAt)
+        }
+        rangeChanges = 0
+        reasserted = false
+        let saturated = counts == UInt16.max
+        var text = "\(mode), MTreg \(measurementTime)"
+        if settings.mode == .automatic { text += " (auto)" }
+        if saturated { text += ", saturated" }
+        return .reading(
+            Reading(
+                lux: Self.lux(counts: counts, mode: mode, measurementTime: measurementTime),
+                isSaturated: saturated, settings: text))
     }
 
     /// Up a range at 90 % of full scale (straight to the least sensitive when saturated); down
@@ -135,6 +132,8 @@ public final class BH1750: LightSensor {
     // MARK: Configuring
 
     private func initialiseChip() throws(SensorError) {
+        rangeChanges = 0
+        reasserted = false
         try send(Opcode.powerOn)
         try send(Opcode.reset)
         lastCounts = nil

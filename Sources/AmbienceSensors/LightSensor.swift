@@ -1,15 +1,41 @@
 import AmbienceCore
+import AmbienceSystem
 
 /// A light sensor driver, whichever the chip: the daemon reads lux through this alone.
 ///
-/// Drivers do not touch the bus until the first `read()` (or `initialise()`), so a daemon can
+/// Drivers do not touch the bus until the first `measure()` (or `initialise()`), so a daemon can
 /// start with the sensor unplugged and report faults until it appears.
+///
+/// A driver never waits: a conversion under way (after initialisation, a range change, or a
+/// glitch to retry) is returned as the time to come back, so that the daemon's one `poll` stays
+/// the only place it waits, and a signal or an override is handled during a conversion.
 public protocol LightSensor: AnyObject {
     /// "TSL2561 at /dev/i2c-1 0x39", for logs.
     var description: String { get }
 
-    /// Initialises the chip if needed, waits out the conversion time, and measures.
-    func read() throws(SensorError) -> Reading
+    /// Moves the measurement on as far as it can go now: initialises the chip if needed, and
+    /// gives the reading, or the monotonic time when the chip will have one.
+    func measure() throws(SensorError) -> SensorProgress
+}
+
+/// Where a measurement stands.
+public enum SensorProgress: Equatable, Sendable {
+    case reading(Reading)
+    /// A conversion or a retry is under way: call `measure()` again at this monotonic time.
+    case pending(until: Double)
+}
+
+extension LightSensor {
+    /// Measures, sleeping on `clock` through conversions: for one-shot commands such as `probe`,
+    /// which have nothing else to attend to. The daemon calls `measure()` from its loop instead.
+    public func read(waitingOn clock: any Clock) throws(SensorError) -> Reading {
+        while true {
+            switch try measure() {
+            case .reading(let reading): return reading
+            case .pending(let deadline): clock.sleep(until: deadline)
+            }
+        }
+    }
 }
 
 /// Why a sensor gave no reading.

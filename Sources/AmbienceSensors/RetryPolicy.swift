@@ -4,7 +4,7 @@ import AmbienceSystem
 /// while the chip stays away, attempts spaced out by a cooldown that doubles up to a ceiling,
 /// so a missing sensor costs the bus one transfer per cooldown rather than one per sample.
 public struct RetryPolicy: Sendable {
-    /// Attempts within one `read()`, the first included.
+    /// Attempts within one measurement, the first included.
     public var attemptsPerRead: Int
     /// Wait before the second attempt in a read; doubles for each further one.
     public var firstRetryDelay: Double
@@ -25,53 +25,62 @@ public struct RetryPolicy: Sendable {
 
 /// The retry bookkeeping both drivers share: when the bus may be tried again and whether the
 /// chip must be initialised again (any failure may mean it was unplugged and lost its settings).
+/// A glitch's quick retry is a pending step like a conversion, never a sleep.
 struct Recovery {
     let policy: RetryPolicy
     private(set) var consecutiveFailedReads = 0
     private(set) var retryAt: Double?
     private var lastError: SensorError?
+    /// Attempts made by the measurement under way, the first included.
+    private var attemptNumber = 1
+    private var retryDelay: Double
 
-    init(policy: RetryPolicy) { self.policy = policy }
+    init(policy: RetryPolicy) {
+        self.policy = policy
+        retryDelay = policy.firstRetryDelay
+    }
 
-    /// Runs one measurement with the policy's retries. `attempt` gets `true` when the chip must
-    /// be initialised first: on the first call, and after every failure.
-    mutating func perform<T>(
-        clock: any Clock, needsInitialisation: inout Bool, _ attempt: (inout Bool) throws(SensorError) -> T
-    ) throws(SensorError) -> T {
+    /// Runs one step of a measurement with the policy's retries. `attempt` gets `true` when the
+    /// chip must be initialised first: on the first call, and after every failure.
+    mutating func perform(
+        clock: any Clock, needsInitialisation: inout Bool,
+        _ attempt: (inout Bool) throws(SensorError) -> SensorProgress
+    ) throws(SensorError) -> SensorProgress {
         if let retryAt, clock.now < retryAt, var error = lastError {
             error.retryAt = retryAt
             throw error
         }
-        var delay = policy.firstRetryDelay
-        var attemptNumber = 1
-        while true {
-            do {
-                let result = try attempt(&needsInitialisation)
+        do {
+            let progress = try attempt(&needsInitialisation)
+            if case .reading = progress {
                 consecutiveFailedReads = 0
-                retryAt = nil
-                lastError = nil
-                return result
-            } catch {
-                needsInitialisation = true
-                let worthRetrying: Bool
-                if case .bus(let busError) = error.kind {
-                    worthRetrying = busError.isTransient
-                } else {
-                    worthRetrying = false
-                }
-                if worthRetrying && attemptNumber < policy.attemptsPerRead {
-                    clock.sleep(seconds: delay)
-                    delay *= 2
-                    attemptNumber += 1
-                    continue
-                }
-                consecutiveFailedReads += 1
-                let doublings = min(consecutiveFailedReads - 1, 30)
-                let cooldown = min(policy.maximumCooldown, policy.initialCooldown * Double(1 << doublings))
-                retryAt = clock.now + cooldown
-                lastError = error
-                throw error
+                attemptNumber = 1
+                retryDelay = policy.firstRetryDelay
             }
+            retryAt = nil
+            lastError = nil
+            return progress
+        } catch {
+            needsInitialisation = true
+            let worthRetrying: Bool
+            if case .bus(let busError) = error.kind {
+                worthRetrying = busError.isTransient
+            } else {
+                worthRetrying = false
+            }
+            if worthRetrying && attemptNumber < policy.attemptsPerRead {
+                attemptNumber += 1
+                defer { retryDelay *= 2 }
+                return .pending(until: clock.now + retryDelay)
+            }
+            attemptNumber = 1
+            retryDelay = policy.firstRetryDelay
+            consecutiveFailedReads += 1
+            let doublings = min(consecutiveFailedReads - 1, 30)
+            let cooldown = min(policy.maximumCooldown, policy.initialCooldown * Double(1 << doublings))
+            retryAt = clock.now + cooldown
+            lastError = error
+            throw error
         }
     }
 }

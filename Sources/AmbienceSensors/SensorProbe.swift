@@ -56,7 +56,7 @@ public enum SensorProbe {
         let sensor = TSL2561(bus: bus, address: address, clock: clock)
         return .tsl2561(
             part: identity.part, package: identity.package,
-            reading: Result { () throws(SensorError) in try sensor.read() })
+            reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
     }
 
     /// The BH1750 has no ID: power it on and reset it; its data register must then read 0.
@@ -76,6 +76,6 @@ public enum SensorProbe {
             return .unidentified("answers, but its data did not clear on reset (0x\(value)): not a BH1750")
         }
         let sensor = BH1750(bus: bus, address: address, clock: clock)
-        return .bh1750(reading: Result { () throws(SensorError) in try sensor.read() })
+        return .bh1750(reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
     }
 }

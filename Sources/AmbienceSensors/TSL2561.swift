@@ -29,6 +29,8 @@ public final class TSL2561: LightSensor {
     private var dataReadyAt = 0.0
     /// CH1/CH0 of the latest unsaturated reading: the spectrum assumed when CH0 saturates.
     private var lastUnsaturatedRatio: Double?
+    /// Gain switches made by the measurement under way.
+    private var gainSwitches = 0
 
     public init(
         bus: any I2CBus, address: I2CAddress = 0x39, settings: Settings = Settings(), clock: any Clock,
@@ -44,57 +46,42 @@ public final class TSL2561: LightSensor {
 
     public var description: String { "TSL2561 at \(bus.name) \(address)" }
 
-    /// Checks the chip and configures it now rather than at the first read (for `probe`, `check`).
-    public func initialise() throws(SensorError) {
+    public func measure() throws(SensorError) -> SensorProgress {
         try recovery.perform(clock: clock, needsInitialisation: &needsInitialisation) {
-            (needsInitialisation: inout Bool) throws(SensorError) in
-            try configureChip()
-            needsInitialisation = false
-        }
-    }
-
-    public func read() throws(SensorError) -> Reading {
-        try recovery.perform(clock: clock, needsInitialisation: &needsInitialisation) {
-            (needsInitialisation: inout Bool) throws(SensorError) -> Reading in
+            (needsInitialisation: inout Bool) throws(SensorError) -> SensorProgress in
             if needsInitialisation {
                 try configureChip()
                 needsInitialisation = false
             }
-            return try measure()
+            return try collect()
         }
     }
 
     // MARK: Measuring
 
-    private func measure() throws(SensorError) -> Reading {
-        // At most one switch each way: light that changes during the read cannot make it loop.
-        var gainSwitches = 0
-        while true {
-            let (channel0, channel1) = try sampleChannels()
-            if settings.gain == .automatic, gainSwitches < 2 {
-                let wanted = preferredGain(channel0, channel1)
-                if wanted != gain {
-                    gain = wanted
-                    gainSwitches += 1
-                    try applyTiming()
-                    continue
-                }
-            }
-            return reading(channel0, channel1)
-        }
-    }
-
-    /// Waits for a conversion with the current settings and reads both channels.
-    private func sampleChannels() throws(SensorError) -> (UInt16, UInt16) {
-        clock.sleep(until: dataReadyAt)
+    /// One step of the measurement under way: both channels once a conversion with the current
+    /// settings is done, then a gain switch (a new conversion to come back for) or the reading.
+    private func collect() throws(SensorError) -> SensorProgress {
+        if clock.now < dataReadyAt { return .pending(until: dataReadyAt) }
         if try readByte(Register.control) & 0x03 != 0x03 {
             // Powered down behind our back: a replugged chip comes back off, with its defaults.
             try configureChip()
-            clock.sleep(until: dataReadyAt)
+            return .pending(until: dataReadyAt)
         }
         let channel0 = try readWord(Register.data0Low)
         let channel1 = try readWord(Register.data1Low)
-        return (channel0, channel1)
+        // At most one switch each way: light that changes during the measurement cannot make it loop.
+        if settings.gain == .automatic, gainSwitches < 2 {
+            let wanted = preferredGain(channel0, channel1)
+            if wanted != gain {
+                gain = wanted
+                gainSwitches += 1
+                try applyTiming()
+                return .pending(until: dataReadyAt)
+            }
+        }
+        gainSwitches = 0
+        return .reading(reading(channel0, channel1))
     }
 
     /// Hysteresis: leave 16x when a channel passes 90 % of full scale; come back to 16x only
@@ -135,6 +122,7 @@ public final class TSL2561: LightSensor {
     // MARK: Configuring
 
     private func configureChip() throws(SensorError) {
+        gainSwitches = 0
         let id = try readByte(Register.id)
         guard let identity = Self.identify(idRegister: id) else {
             throw SensorError(

@@ -35,7 +35,7 @@ import Testing
         for (index, lux) in Self.ramp.enumerated() {
             lamp.lux = lux
             clock.advance(by: 1)
-            let reading = try sensor.read()
+            let reading = try sensor.read(waitingOn: clock)
             if let last = gains.last, last != sensor.gain {
                 if sensor.gain == .x1 { switchUpLux = lux } else { switchDownLux = lux }
             }
@@ -70,12 +70,12 @@ import Testing
         // 550; ±20 % around 800 lux stays in between whichever gain it starts with.
         for start in [300.0, 3000] {
             lamp.lux = start
-            _ = try sensor.read()
+            _ = try sensor.read(waitingOn: clock)
             let gain = sensor.gain
             for step in 0..<200 {
                 lamp.lux = 800 * (1 + 0.2 * sin(Double(step)))
                 clock.advance(by: 1)
-                _ = try sensor.read()
+                _ = try sensor.read(waitingOn: clock)
                 #expect(sensor.gain == gain, "step \(step) from \(start) lux")
             }
         }
@@ -92,7 +92,7 @@ import Testing
         for lux in Self.ramp {
             lamp.lux = lux
             clock.advance(by: 1)
-            let reading = try sensor.read()
+            let reading = try sensor.read(waitingOn: clock)
             #expect(!reading.isSaturated, "\(lux) lux")
             #expect(abs(reading.lux - lux) <= lux * 0.01 + 0.12, "\(reading.lux) for \(lux)")
             ranges.append("\(sensor.mode) \(sensor.measurementTime)")
@@ -115,12 +115,12 @@ import Testing
         // H-res2/254 gives up near 6700 lux and is taken again below 3300: ±25 % around 4800.
         for start in [100.0, 20000] {
             lamp.lux = start
-            _ = try sensor.read()
+            _ = try sensor.read(waitingOn: clock)
             let range = (sensor.mode, sensor.measurementTime)
             for step in 0..<200 {
                 lamp.lux = 4800 * (1 + 0.25 * sin(Double(step)))
                 clock.advance(by: 1)
-                _ = try sensor.read()
+                _ = try sensor.read(waitingOn: clock)
                 #expect(sensor.mode == range.0 && sensor.measurementTime == range.1, "step \(step)")
             }
         }
@@ -132,12 +132,12 @@ import Testing
         let lamp = Lamp(0.5)
         bus.attach(BH1750Emulator { _ in lamp.lux }, at: 0x23)
         let sensor = BH1750(bus: bus, settings: .automatic, clock: clock)
-        _ = try sensor.read()
+        _ = try sensor.read(waitingOn: clock)
         #expect(sensor.mode == .high2 && sensor.measurementTime == 254)
         lamp.lux = 100_000
         clock.advance(by: 1)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(!reading.isSaturated)
         #expect(abs(reading.lux - 100_000) < 2)

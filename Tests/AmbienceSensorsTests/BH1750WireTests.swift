@@ -21,7 +21,7 @@ import Testing
             bus: bus, address: address, settings: try .init(mode: .fixed(mode), measurementTime: mtreg),
             clock: clock)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(
             bus.transcript == [
@@ -42,25 +42,27 @@ import Testing
     }
 
     @Test func laterReadsAreOneTwoByteRead() throws {
+        let clock = ManualClock()
         let bus = ScriptedBus(replies: [[0x00, 0x78], [0x00, 0x79]])
         let sensor = BH1750(
-            bus: bus, address: address, settings: try .init(mode: .fixed(.high)), clock: ManualClock())
-        _ = try sensor.read()
+            bus: bus, address: address, settings: try .init(mode: .fixed(.high)), clock: clock)
+        _ = try sensor.read(waitingOn: clock)
         let before = bus.transcript.count
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(Array(bus.transcript[before...]) == [.read(address, count: 2)])
         #expect(abs(reading.lux - 121 / 1.2) < 1e-9)
     }
 
     @Test func allOnesIsSaturatedAndReportedAsALowerBound() throws {
+        let clock = ManualClock()
         let bus = ScriptedBus(replies: [[0xFF, 0xFF]])
         let sensor = BH1750(
             bus: bus, address: address, settings: try .init(mode: .fixed(.high), measurementTime: 31),
-            clock: ManualClock())
+            clock: clock)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(reading.isSaturated)
         #expect(abs(reading.lux - 65535 / 1.2 * 69 / 31) < 1e-6)
@@ -75,11 +77,11 @@ import Testing
         let sensor = BH1750(
             bus: bus, address: address, settings: try .init(mode: .fixed(.high2), measurementTime: 100),
             clock: clock)
-        _ = try sensor.read()
+        _ = try sensor.read(waitingOn: clock)
         let before = bus.transcript.count
         let start = clock.now
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(
             Array(bus.transcript[before...]) == [
@@ -100,14 +102,14 @@ import Testing
         let sensor = BH1750(
             bus: bus, address: address, settings: try .init(mode: .fixed(.high)), clock: clock,
             reassertInterval: 1)
-        _ = try sensor.read()
+        _ = try sensor.read(waitingOn: clock)
         clock.advance(by: 0.5)
-        _ = try sensor.read()
+        _ = try sensor.read(waitingOn: clock)
         #expect(bus.transcript.count == 7, "within a second of configuring, a 0 is just read")
         clock.advance(by: 0.6)
         let before = clock.now
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(
             Array(bus.transcript[7...]) == [

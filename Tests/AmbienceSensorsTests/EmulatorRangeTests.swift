@@ -41,7 +41,7 @@ import Testing
                 bus: bus, address: 0x29, settings: .init(gain: gain, integrationTime: integration),
                 clock: clock)
 
-            let reading = try sensor.read()
+            let reading = try sensor.read(waitingOn: clock)
 
             // The gain the driver should end on: 16x unless that nears full scale (from 16x).
             let countsAt16x = light * nominalCountsPerLux * timeFraction
@@ -112,7 +112,7 @@ import Testing
                 bus: bus, address: 0x5C, settings: try .init(mode: mode, measurementTime: mtreg), clock: clock
             )
 
-            let reading = try sensor.read()
+            let reading = try sensor.read(waitingOn: clock)
 
             #expect(chip.protocolViolations.isEmpty)
             let usedMode = sensor.mode

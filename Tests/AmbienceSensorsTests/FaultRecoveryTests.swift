@@ -43,11 +43,11 @@ import Testing
     func aGlitchIsRetriedWithinTheRead(fault: InjectedFault) throws {
         let rig = try Rig()
         for (sensor, address) in rig.sensors {
-            _ = try sensor.read()
+            _ = try sensor.read(waitingOn: rig.clock)
             rig.clock.advance(by: 1)
             rig.bus.injectFault(fault, at: address, count: 2)
 
-            let reading = try sensor.read()
+            let reading = try sensor.read(waitingOn: rig.clock)
 
             #expect(Self.isAbout300(reading), "\(sensor.description)")
         }
@@ -59,10 +59,10 @@ import Testing
     func aLastingFaultIsReportedThenBackedOffThenRecoveredFrom(fault: InjectedFault) throws {
         let rig = try Rig()
         for (sensor, address) in rig.sensors {
-            _ = try sensor.read()
+            _ = try sensor.read(waitingOn: rig.clock)
             rig.bus.setLastingFault(fault, at: address)
 
-            let failure = try #require(throws: SensorError.self) { try sensor.read() }
+            let failure = try #require(throws: SensorError.self) { try sensor.read(waitingOn: rig.clock) }
             guard case .bus(let busError) = failure.kind else {
                 Issue.record("\(failure)")
                 continue
@@ -77,13 +77,13 @@ import Testing
 
             // Backing off: a read before the cooldown ends fails at once, without bus traffic.
             let transfers = rig.bus.transferCounts[address]
-            let second = try #require(throws: SensorError.self) { try sensor.read() }
+            let second = try #require(throws: SensorError.self) { try sensor.read(waitingOn: rig.clock) }
             #expect(second.retryAt != nil)
             #expect(rig.bus.transferCounts[address] == transfers)
 
             rig.bus.setLastingFault(nil, at: address)
             rig.clock.advance(by: 10)
-            #expect(Self.isAbout300(try sensor.read()), "\(sensor.description)")
+            #expect(Self.isAbout300(try sensor.read(waitingOn: rig.clock)), "\(sensor.description)")
         }
         #expect(rig.chipsAreConfigured())
     }
@@ -94,9 +94,9 @@ import Testing
         var cooldowns: [Double] = []
         for _ in 0..<8 {
             let start = rig.clock.now
-            let error = try #require(throws: SensorError.self) { try rig.tsl.read() }
+            let error = try #require(throws: SensorError.self) { try rig.tsl.read(waitingOn: rig.clock) }
             _ = error
-            let blocked = try #require(throws: SensorError.self) { try rig.tsl.read() }
+            let blocked = try #require(throws: SensorError.self) { try rig.tsl.read(waitingOn: rig.clock) }
             let retryAt = try #require(blocked.retryAt)
             cooldowns.append(((retryAt - start) * 1000).rounded() / 1000)
             rig.clock.sleep(until: retryAt)
@@ -108,15 +108,15 @@ import Testing
     @Test func anUnpluggedChipIsInitialisedAgainWhenReplugged() throws {
         let rig = try Rig()
         for (sensor, address) in rig.sensors {
-            _ = try sensor.read()
+            _ = try sensor.read(waitingOn: rig.clock)
             rig.bus.unplug(address)
-            #expect(throws: SensorError.self) { try sensor.read() }
+            #expect(throws: SensorError.self) { try sensor.read(waitingOn: rig.clock) }
             rig.clock.advance(by: 30)
-            #expect(throws: SensorError.self) { try sensor.read() }
+            #expect(throws: SensorError.self) { try sensor.read(waitingOn: rig.clock) }
 
             rig.bus.replug(address)
             rig.clock.advance(by: 30)
-            let reading = try sensor.read()
+            let reading = try sensor.read(waitingOn: rig.clock)
 
             #expect(Self.isAbout300(reading), "\(sensor.description): \(reading)")
         }
@@ -126,14 +126,14 @@ import Testing
     @Test func aReplugBetweenTwoReadsIsNoticedAndRepaired() throws {
         let rig = try Rig()
         for (sensor, address) in rig.sensors {
-            _ = try sensor.read()
+            _ = try sensor.read(waitingOn: rig.clock)
             rig.clock.advance(by: 1)
             // Out and back before the driver looked: no error ever reaches it.
             rig.bus.unplug(address)
             rig.bus.replug(address)
             rig.clock.advance(by: 1)
 
-            let reading = try sensor.read()
+            let reading = try sensor.read(waitingOn: rig.clock)
 
             #expect(Self.isAbout300(reading), "\(sensor.description): \(reading)")
         }
@@ -147,17 +147,17 @@ import Testing
         let chip = BH1750Emulator { _ in light }
         bus.attach(chip, at: 0x23)
         let sensor = BH1750(bus: bus, settings: try .init(mode: .fixed(.high2)), clock: clock)
-        _ = try sensor.read()
+        _ = try sensor.read(waitingOn: clock)
         bus.unplug(0x23)
         bus.replug(0x23)
         for _ in 0..<3 {
             clock.advance(by: 1)
-            #expect(try sensor.read().lux == 0)
+            #expect(try sensor.read(waitingOn: clock).lux == 0)
         }
         light = 50
         clock.advance(by: 1)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(abs(reading.lux - 50) < 1)
         #expect(chip.continuousMode == .high2)
@@ -165,11 +165,11 @@ import Testing
 
     @Test func aStuckTSL2561IsSurvivedAndFollowedAgainOnceFree() throws {
         let rig = try Rig()
-        _ = try rig.tsl.read()
+        _ = try rig.tsl.read(waitingOn: rig.clock)
         rig.tslChip.stuckCounts = (channel0: 0xFFFF, channel1: 0xFFFF)
         rig.clock.advance(by: 1)
 
-        let stuckHigh = try rig.tsl.read()
+        let stuckHigh = try rig.tsl.read(waitingOn: rig.clock)
 
         #expect(stuckHigh.isSaturated, "all ones reads as saturated, never as 0 lux")
         #expect(stuckHigh.lux > 0)
@@ -177,30 +177,30 @@ import Testing
 
         rig.tslChip.stuckCounts = (channel0: 0, channel1: 0)
         rig.clock.advance(by: 1)
-        let stuckLow = try rig.tsl.read()
+        let stuckLow = try rig.tsl.read(waitingOn: rig.clock)
         #expect(stuckLow.lux == 0 && !stuckLow.isSaturated)
 
         rig.tslChip.stuckCounts = nil
         rig.clock.advance(by: 1)
-        #expect(Self.isAbout300(try rig.tsl.read()))
+        #expect(Self.isAbout300(try rig.tsl.read(waitingOn: rig.clock)))
         #expect(rig.tsl.gain == .x16, "automatic gain came back from its excursion")
     }
 
     @Test func aStuckBH1750IsSurvivedAndFollowedAgainOnceFree() throws {
         let rig = try Rig()
-        _ = try rig.bh.read()
+        _ = try rig.bh.read(waitingOn: rig.clock)
         rig.bhChip.stuckCounts = 0xFFFF
         rig.clock.advance(by: 1)
-        let stuckHigh = try rig.bh.read()
+        let stuckHigh = try rig.bh.read(waitingOn: rig.clock)
         #expect(stuckHigh.isSaturated && stuckHigh.lux > 0)
 
         rig.bhChip.stuckCounts = 0
         rig.clock.advance(by: 1)
-        #expect(try rig.bh.read().lux == 0)
+        #expect(try rig.bh.read(waitingOn: rig.clock).lux == 0)
 
         rig.bhChip.stuckCounts = nil
         rig.clock.advance(by: 1)
-        #expect(Self.isAbout300(try rig.bh.read()))
+        #expect(Self.isAbout300(try rig.bh.read(waitingOn: rig.clock)))
         #expect(rig.bhChip.continuousMode == .high && rig.bhChip.activeMeasurementTime == 138)
     }
 
@@ -208,11 +208,11 @@ import Testing
         let clock = ManualClock()
         let bus = MockI2CBus(clock: clock)
         let sensor = TSL2561(bus: bus, address: 0x49, clock: clock)
-        #expect(throws: SensorError.self) { try sensor.read() }
+        #expect(throws: SensorError.self) { try sensor.read(waitingOn: clock) }
         bus.attach(TSL2561Emulator(package: .cs) { _ in 300 }, at: 0x49)
         clock.advance(by: 1)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(abs(reading.lux - 300) < 6)
         #expect(sensor.package == .cs)

@@ -26,7 +26,7 @@ import Testing
             bus: bus, address: address, settings: .init(gain: .fixed(.x16), integrationTime: .ms402),
             clock: clock)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(bus.transcript == initialisationAndRead(timing: 0x12))
         #expect(sensor.package == .tFnCl)
@@ -53,7 +53,7 @@ import Testing
             bus: bus, address: address, settings: .init(gain: .fixed(gain), integrationTime: integration),
             clock: clock)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(bus.transcript == initialisationAndRead(timing: timing))
         #expect(sensor.package == .cs)
@@ -66,16 +66,17 @@ import Testing
     }
 
     @Test func laterReadsOnlyCheckPowerAndReadTheChannels() throws {
+        let clock = ManualClock()
         let bus = ScriptedBus(replies: [
             [0x50], [0x03], [0x03], [0x10, 0x00], [0x01, 0x00], [0x03], [0x20, 0x00], [0x02, 0x00],
         ])
         let sensor = TSL2561(
             bus: bus, address: address, settings: .init(gain: .fixed(.x16), integrationTime: .ms13point7),
-            clock: ManualClock())
-        _ = try sensor.read()
+            clock: clock)
+        _ = try sensor.read(waitingOn: clock)
         let before = bus.transcript.count
 
-        _ = try sensor.read()
+        _ = try sensor.read(waitingOn: clock)
 
         #expect(
             Array(bus.transcript[before...]) == [
@@ -89,17 +90,19 @@ import Testing
         let bus = ScriptedBus(replies: [
             [0x50], [0x03], [0x03], [0x10, 0x00], [0x01, 0x00],
             [0x00],  // CONTROL reads 0: power was lost since
-            [0x50], [0x03], [0x20, 0x00], [0x02, 0x00],
+            [0x50], [0x03],
+            [0x03],  // after the fresh integration, still powered
+            [0x20, 0x00], [0x02, 0x00],
         ])
         let clock = ManualClock()
         let sensor = TSL2561(
             bus: bus, address: address, settings: .init(gain: .fixed(.x1), integrationTime: .ms101),
             clock: clock)
-        _ = try sensor.read()
+        _ = try sensor.read(waitingOn: clock)
         let before = bus.transcript.count
         let reinitialisedAt = clock.now
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(
             Array(bus.transcript[before...]) == [
@@ -108,6 +111,7 @@ import Testing
                 .write(address, [0x80, 0x00]),
                 .write(address, [0x81, 0x01]),
                 .write(address, [0x80, 0x03]),
+                .writeThenRead(address, [0x80], count: 1),
                 .writeThenRead(address, [0x80], count: 1),
                 .writeThenRead(address, [0xAC], count: 2),
                 .writeThenRead(address, [0xAE], count: 2),
@@ -128,7 +132,7 @@ import Testing
         let clock = ManualClock()
         let sensor = TSL2561(bus: bus, address: address, settings: .init(), clock: clock)
 
-        let reading = try sensor.read()
+        let reading = try sensor.read(waitingOn: clock)
 
         #expect(
             Array(bus.transcript[8...]) == [
@@ -151,7 +155,7 @@ import Testing
         let bus = ScriptedBus(replies: [[0xA0]])
         let sensor = TSL2561(bus: bus, address: address, clock: ManualClock())
         #expect {
-            try sensor.initialise()
+            _ = try sensor.measure()
         } throws: { error in
             guard let error = error as? SensorError, case .unexpectedChip(let detail) = error.kind else {
                 return false
