@@ -5,50 +5,78 @@ import AmbienceSimulation
 import AmbienceSystem
 
 /// Builds the daemon's parts from a configuration: the real ones for `run`, the emulated
-/// sensor and terminal LEDs for `simulate`. Whatever was built before a failure is released.
+/// sensor and terminal LEDs for `simulate`. Only the parts asked for are built; whatever was
+/// built before a failure is released, and a failure says where in the file to look.
 public enum Assembly {
+    /// Opens the configured bus: /dev/i2c-N for `run`, a mock in tests.
+    public typealias OpenBus = (DaemonConfiguration.SensorSettings) throws(I2CError) -> any I2CBus
+
     /// `ambience run`: the configured chip on /dev/i2c-N, the GPIO lines, the pipes, the state
     /// file and the control pipe.
     public static func real(
-        _ configuration: DaemonConfiguration, clock: any Clock, logger: Logger,
-        devices: any GPIODevices = Libgpiod()
-    ) throws -> DaemonParts {
-        let bus = try LinuxI2CBus(number: configuration.sensor.bus, force: configuration.sensor.force)
-        let indicator = try configuration.gpio.map { settings in
-            try GPIOIndicator(settings, devices: devices, log: { logger.log(.warning, $0) })
+        _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>, clock: any Clock, logger: Logger,
+        devices: any GPIODevices = Libgpiod(),
+        openBus: OpenBus = { settings throws(I2CError) in
+            try LinuxI2CBus(number: settings.bus, force: settings.force)
         }
-        do {
-            return try parts(
-                configuration, sensor: sensor(configuration.sensor, bus: bus, clock: clock),
-                renderTime: EventTime.wallClock(monotonic: clock), logger: logger,
-                indicators: indicator.map { [$0] } ?? [])
+    ) throws(DaemonError) -> DaemonParts {
+        var built = DaemonParts()
+        if wanted.contains(.sensor) {
+            do {
+                built.sensor = sensor(
+                    configuration.sensor, bus: try openBus(configuration.sensor), clock: clock)
+            } catch {
+                throw .unavailable(error.description)
+            }
+        }
+        do throws(OutputError) {
+            if wanted.contains(.indicators), let settings = configuration.gpio {
+                built.indicators = try GPIOIndicator(
+                    settings, devices: devices, log: { logger.log(.warning, $0) })
+            }
+            try files(
+                configuration, parts: wanted, renderTime: EventTime.wallClock(monotonic: clock),
+                logger: logger,
+                into: &built)
+            return built
         } catch {
-            indicator?.close()
-            throw error
+            built.close(wanted)
+            throw located(error, in: configuration)
         }
     }
 
     /// `ambience simulate`: the configured chip emulated on a mock bus under `light`, with the
-    /// indicator lines drawn by `indicators` instead of GPIO. `world` runs before each read with
-    /// the time, to plug or unplug the chip as the simulation's script says.
+    /// indicator lines drawn by `indicators` instead of GPIO. `world` runs before each step of a
+    /// measurement with the time, to plug or unplug the chip as the simulation's script says.
     /// Event lines carry `wallClockStart` plus the simulated seconds.
     public static func simulated(
-        _ configuration: DaemonConfiguration, bus: MockI2CBus, light: @escaping LightSource,
-        world: @escaping (Double) -> Void, wallClockStart: Double, clock: any Clock, logger: Logger,
-        indicators: any Sink
-    ) throws -> DaemonParts {
-        let settings = configuration.sensor
-        switch settings.kind {
-        case .bh1750: bus.attach(BH1750Emulator(light: light), at: settings.address)
-        case .tsl2561:
-            bus.attach(
-                TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light), at: settings.address)
+        _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>, bus: MockI2CBus,
+        light: @escaping LightSource, world: @escaping (Double) -> Void, wallClockStart: Double,
+        clock: any Clock, logger: Logger, indicators: any Sink
+    ) throws(DaemonError) -> DaemonParts {
+        var built = DaemonParts()
+        if wanted.contains(.sensor) {
+            let settings = configuration.sensor
+            switch settings.kind {
+            case .bh1750: bus.attach(BH1750Emulator(light: light), at: settings.address)
+            case .tsl2561:
+                bus.attach(
+                    TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light), at: settings.address)
+            }
+            built.sensor = SimulatedWorldSensor(
+                chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
         }
-        let chip = SimulatedWorldSensor(
-            chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
-        return try parts(
-            configuration, sensor: chip, renderTime: { "\"" + WallClock.iso8601(wallClockStart + $0) + "\"" },
-            logger: logger, indicators: [indicators])
+        if wanted.contains(.indicators) { built.indicators = indicators }
+        do throws(OutputError) {
+            try files(
+                configuration, parts: wanted,
+                renderTime: { "\"" + WallClock.iso8601(wallClockStart + $0) + "\"" }, logger: logger,
+                into: &built)
+            return built
+        } catch {
+            built.close(wanted.subtracting([.indicators]))
+            throw located(error, in: configuration)
+        }
     }
 
     public static func sensor(
@@ -60,31 +88,39 @@ public enum Assembly {
         }
     }
 
-    private static func parts(
-        _ configuration: DaemonConfiguration, sensor: any LightSensor,
-        renderTime: @escaping EventTimeRenderer,
-        logger: Logger, indicators: [any Sink]
-    ) throws -> DaemonParts {
+    /// The pipes, the state file and the control pipe, as far as `wanted` names them.
+    private static func files(
+        _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>,
+        renderTime: @escaping EventTimeRenderer, logger: Logger, into built: inout DaemonParts
+    ) throws(OutputError) {
         let log: OutputLog = { logger.log(.warning, $0) }
-        var sinks = indicators
-        do {
+        if wanted.contains(.pipes) {
             for pipe in configuration.pipes.sinks {
-                sinks.append(try NamedPipeSink(pipe, renderTime: renderTime, log: log))
+                built.pipes.append(try NamedPipeSink(pipe, renderTime: renderTime, log: log))
             }
-            sinks.append(try StateFileSink(path: configuration.stateFile, renderTime: renderTime, log: log))
-            let control = try ControlPipe(
-                path: configuration.controlPipe, mode: configuration.pipes.mode,
-                group: configuration.pipes.group,
-                key: "control_pipe", log: log)
-            return DaemonParts(sensor: sensor, sinks: sinks, control: control)
-        } catch {
-            for sink in sinks[indicators.count...] { sink.close() }
-            throw error
         }
+        if wanted.contains(.stateFile) {
+            built.stateFile = try StateFileSink(
+                path: configuration.stateFile, renderTime: renderTime, log: log)
+        }
+        if wanted.contains(.control) {
+            built.control = try ControlPipe(
+                path: configuration.controlPipe, mode: .init(configuration.controlMode),
+                group: configuration.controlGroup, key: "control_pipe", log: log)
+        }
+    }
+
+    /// A key the devices refuse is placed where the file set it (exit 78); the rest cannot be
+    /// used now (exit 1), and say why with their hints.
+    private static func located(_ error: OutputError, in configuration: DaemonConfiguration) -> DaemonError {
+        if let refusal = error.configurationError {
+            return .configuration(ConfigFileErrors([configuration.locate(refusal)]))
+        }
+        return .unavailable(error.description)
     }
 }
 
-/// The emulated chip in its simulated world: the world moves on before each read.
+/// The emulated chip in its simulated world: the world moves on before each step of a measurement.
 final class SimulatedWorldSensor: LightSensor {
     private let chip: any LightSensor
     private let clock: any Clock
@@ -98,8 +134,8 @@ final class SimulatedWorldSensor: LightSensor {
 
     var description: String { chip.description }
 
-    func read() throws(SensorError) -> Reading {
+    func measure() throws(SensorError) -> SensorProgress {
         world(clock.now)
-        return try chip.read()
+        return try chip.measure()
     }
 }

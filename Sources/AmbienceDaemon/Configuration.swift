@@ -18,6 +18,11 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var pipes: PipeSettings
     public var stateFile: String
     public var controlPipe: String
+    /// Permission bits and group of the control pipe: its own, not the state pipes', so that
+    /// being allowed to read the theme is not being allowed to override it.
+    public var controlMode: UInt32
+    /// Nil: the daemon's own group.
+    public var controlGroup: String?
     /// Where a persisted override lives.
     public var stateDirectory: String
     /// Where each key was set, when loaded from a file: faults found later, by the devices
@@ -32,8 +37,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public init(
         board: String? = nil, sensor: SensorSettings, engine: EngineConfiguration = .indoorKiosk,
         gpio: GPIOIndicator.Configuration? = nil, pipes: PipeSettings = PipeSettings(),
-        stateFile: String = Defaults.stateFile, controlPipe: String = Defaults.controlPipe,
-        stateDirectory: String = Defaults.stateDirectory
+        stateFile: String = StateFileSink.defaultPath, controlPipe: String = ControlPipe.defaultPath,
+        controlMode: UInt32 = UInt32(ControlPipe.defaultMode), controlGroup: String? = nil,
+        stateDirectory: String = OverrideStore.defaultDirectory
     ) {
         self.board = board
         self.sensor = sensor
@@ -42,6 +48,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         self.pipes = pipes
         self.stateFile = stateFile
         self.controlPipe = controlPipe
+        self.controlMode = controlMode
+        self.controlGroup = controlGroup
         self.stateDirectory = stateDirectory
     }
 
@@ -49,11 +57,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// together with D and L.
     public var sampleInterval: Double { engine.sampleInterval }
 
+    /// The defaults the configuration adds to the parts' own (paths, modes).
     public enum Defaults {
-        public static let stateFile = "/run/ambience/state.json"
-        public static let controlPipe = "/run/ambience/control"
-        public static let stateDirectory = "/var/lib/ambience"
-        public static let pipePath = "/run/ambience/state"
         /// The bus on the 40-pin header of every Raspberry Pi since the B+.
         public static let bus = 1
     }
@@ -112,7 +117,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public var group: String?
 
         public init(
-            paths: [String] = [Defaults.pipePath], format: EventLine.Format = .json, mode: UInt32 = 0o660,
+            paths: [String] = [NamedPipeSink.Configuration.defaultPath], format: EventLine.Format = .json,
+            mode: UInt32 = UInt32(NamedPipeSink.Configuration.defaultMode),
             group: String? = nil
         ) {
             self.paths = paths

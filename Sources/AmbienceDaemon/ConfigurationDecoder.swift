@@ -181,6 +181,15 @@ struct ConfigurationDecoder {
         return choice
     }
 
+    /// File permission bits, written in octal (0o660) in the file and in messages.
+    mutating func permissionBits(_ name: String, in section: Section) -> UInt32? {
+        integer(
+            name, in: section, range: 0...0o777, describe: ConfigurationFormat.octal,
+            meaning: "permission bits"
+        )
+        .map(UInt32.init)
+    }
+
     mutating func absolutePath(_ name: String, in section: Section) -> String? {
         guard let (path, line, file) = string(name, in: section) else { return nil }
         return checkAbsolute(path, key: section.key(name), file: file, line: line)

@@ -21,6 +21,12 @@ extension DaemonConfiguration {
         }
         lines.append("state_file = \(string(stateFile))")
         lines.append("control_pipe = \(string(controlPipe))")
+        lines.append("control_mode = \(Format.octal(Int64(controlMode)))")
+        if let controlGroup {
+            lines.append("control_group = \(string(controlGroup))")
+        } else {
+            lines.append("# control_group: the daemon's own")
+        }
         lines.append("state_directory = \(string(stateDirectory))")
 
         table(

@@ -13,12 +13,15 @@ extension DaemonConfiguration {
         let root = ConfigurationDecoder.root(of: layers)
         decoder.allowOnly(
             [
-                "board", "state_file", "control_pipe", "state_directory", "sensor", "filter", "thresholds",
-                "timing", "gpio", "pipes",
+                "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
+                "sensor", "filter", "thresholds", "timing", "gpio", "pipes",
             ], in: root)
-        let stateFile = decoder.absolutePath("state_file", in: root) ?? Defaults.stateFile
-        let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? Defaults.controlPipe
-        let stateDirectory = decoder.absolutePath("state_directory", in: root) ?? Defaults.stateDirectory
+        let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
+        let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath
+        let controlMode = decoder.permissionBits("control_mode", in: root) ?? UInt32(ControlPipe.defaultMode)
+        let controlGroup = decoder.string("control_group", in: root)?.value
+        let stateDirectory =
+            decoder.absolutePath("state_directory", in: root) ?? OverrideStore.defaultDirectory
         let (sensor, interval) = decodeSensor(root, decoder: &decoder)
         let engine = decodeEngine(root, sampleInterval: interval, decoder: &decoder)
         let gpio = decodeGPIO(root, decoder: &decoder)
@@ -30,7 +33,8 @@ extension DaemonConfiguration {
         guard let sensor else { return nil }
         return DaemonConfiguration(
             board: board, sensor: sensor, engine: engine, gpio: gpio, pipes: pipes, stateFile: stateFile,
-            controlPipe: controlPipe, stateDirectory: stateDirectory)
+            controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
+            stateDirectory: stateDirectory)
     }
 
     private static func decodeSensor(
@@ -249,12 +253,7 @@ extension DaemonConfiguration {
             }
         }
         settings.format = decoder.choice("format", in: section, meaning: "a pipe format") ?? settings.format
-        if let mode = decoder.integer(
-            "mode", in: section, range: 0...0o777, describe: ConfigurationFormat.octal,
-            meaning: "permission bits")
-        {
-            settings.mode = UInt32(mode)
-        }
+        settings.mode = decoder.permissionBits("mode", in: section) ?? settings.mode
         settings.group = decoder.string("group", in: section)?.value
         return settings
     }

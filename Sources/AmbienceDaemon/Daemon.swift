@@ -13,21 +13,90 @@ public protocol LoopWaiting: AnyObject {
     func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake
 }
 
-/// The parts a configuration decides: built at start, rebuilt on reload when their settings change.
+/// The daemon's parts, each built from its own settings: a reload rebuilds only those whose
+/// settings changed, so a new pipe mode neither re-initialises the sensor nor blinks the lines.
+public enum DaemonPart: CaseIterable, Hashable, Sendable {
+    case sensor, indicators, pipes, stateFile, control
+
+    /// The parts whose settings differ between two configurations.
+    public static func changed(from old: DaemonConfiguration, to new: DaemonConfiguration) -> Set<DaemonPart>
+    {
+        var parts: Set<DaemonPart> = []
+        if old.sensor != new.sensor { parts.insert(.sensor) }
+        if old.gpio != new.gpio { parts.insert(.indicators) }
+        if old.pipes != new.pipes { parts.insert(.pipes) }
+        if old.stateFile != new.stateFile { parts.insert(.stateFile) }
+        if old.controlPipe != new.controlPipe || old.controlMode != new.controlMode
+            || old.controlGroup != new.controlGroup
+        {
+            parts.insert(.control)
+        }
+        return parts
+    }
+}
+
+/// The parts a configuration decides. An assembly fills in the parts it was asked for.
 public struct DaemonParts {
-    public var sensor: any LightSensor
-    public var sinks: [any Sink]
+    public var sensor: (any LightSensor)?
+    public var indicators: (any Sink)?
+    public var pipes: [any Sink]
+    public var stateFile: (any Sink)?
     public var control: ControlPipe?
 
-    public init(sensor: any LightSensor, sinks: [any Sink], control: ControlPipe?) {
+    public init(
+        sensor: (any LightSensor)? = nil, indicators: (any Sink)? = nil, pipes: [any Sink] = [],
+        stateFile: (any Sink)? = nil, control: ControlPipe? = nil
+    ) {
         self.sensor = sensor
-        self.sinks = sinks
+        self.indicators = indicators
+        self.pipes = pipes
+        self.stateFile = stateFile
         self.control = control
     }
 
-    func close() {
-        for sink in sinks { sink.close() }
-        control?.close()
+    /// In the order events reach them: the lines first, then the pipes, then the state file.
+    var sinks: [any Sink] { sinks(of: Set(DaemonPart.allCases)) }
+
+    func sinks(of which: Set<DaemonPart>) -> [any Sink] {
+        (which.contains(.indicators) ? indicators.map { [$0] } ?? [] : [])
+            + (which.contains(.pipes) ? pipes : [])
+            + (which.contains(.stateFile) ? stateFile.map { [$0] } ?? [] : [])
+    }
+
+    func close(_ which: Set<DaemonPart>) {
+        if which.contains(.indicators) { indicators?.close() }
+        if which.contains(.pipes) { for pipe in pipes { pipe.close() } }
+        if which.contains(.stateFile) { stateFile?.close() }
+        if which.contains(.control) { control?.close() }
+    }
+
+    /// Takes `which` parts from `other`, leaving the rest as they are.
+    mutating func replace(_ which: Set<DaemonPart>, with other: DaemonParts) {
+        if which.contains(.sensor) { sensor = other.sensor }
+        if which.contains(.indicators) { indicators = other.indicators }
+        if which.contains(.pipes) { pipes = other.pipes }
+        if which.contains(.stateFile) { stateFile = other.stateFile }
+        if which.contains(.control) { control = other.control }
+    }
+}
+
+/// Why the daemon could not start or go on.
+public enum DaemonError: Error, Sendable, CustomStringConvertible {
+    /// Faults of the configuration, each placed at FILE:LINE: KEY, including keys the devices
+    /// refuse (a missing GPIO chip, a line out of range). Exit 78.
+    case configuration(ConfigFileErrors)
+    /// A device or file that cannot be used now: a missing bus, a busy line, a permission. Exit 1.
+    case unavailable(String)
+    /// A reload was refused and the running configuration's parts could not be built again
+    /// either: the daemon stops, so that systemd starts it afresh. Exit 1.
+    case partsLost(String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let errors): errors.description
+        case .unavailable(let why): why
+        case .partsLost(let why): "the running configuration's parts could not be rebuilt: \(why)"
+        }
     }
 }
 
@@ -35,8 +104,9 @@ public struct DaemonParts {
 /// to every sink, and otherwise waits for the next deadline, a signal or a control line.
 /// Everything it touches is injected, so tests run it in simulated time.
 public final class Daemon {
-    public typealias Assemble = (DaemonConfiguration) throws -> DaemonParts
-    public typealias Reload = () throws -> DaemonConfiguration
+    /// Builds the parts named, for a configuration; whatever it built before a failure it closes.
+    public typealias Assemble = (DaemonConfiguration, Set<DaemonPart>) throws(DaemonError) -> DaemonParts
+    public typealias Reload = () throws(ConfigFileErrors) -> DaemonConfiguration
 
     /// How often sinks are polled when samples are further apart: new pipe readers get their
     /// `current` line within this.
@@ -46,15 +116,17 @@ public final class Daemon {
     private let clock: any Clock
     private let waiter: any LoopWaiting
     private let logger: Logger
-    private let notifier: ServiceNotifier
+    private let notifier: any ServiceNotifying
     private let assemble: Assemble
     private let reload: Reload
     private let overrides: (DaemonConfiguration) -> OverrideStore?
     private let wallClock: () -> Double
-    private var inputs: [(descriptor: FileDescriptor, handle: () -> Void)] = []
+    /// Descriptors the loop watches besides the control pipe; a handler returns false at
+    /// end-of-file, and the descriptor is watched no more.
+    private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
 
     private var engine: Engine
-    private var parts: DaemonParts?
+    private var parts = DaemonParts()
     private var lastChange: Event?
     private var lastFault: Event?
     private var sensorTrouble: FaultReport
@@ -63,7 +135,7 @@ public final class Daemon {
 
     public init(
         configuration: DaemonConfiguration, clock: any Clock, waiter: any LoopWaiting, logger: Logger,
-        notifier: ServiceNotifier = ServiceNotifier(environment: { _ in nil }),
+        notifier: any ServiceNotifying = ServiceNotifier(environment: { _ in nil }),
         overrides: @escaping (DaemonConfiguration) -> OverrideStore? = {
             OverrideStore(directory: $0.stateDirectory)
         },
@@ -85,15 +157,17 @@ public final class Daemon {
     }
 
     /// Adds a descriptor the loop watches, with what to do when it is readable (the simulator's
-    /// typed lux, say).
-    public func watch(_ descriptor: FileDescriptor, _ handle: @escaping () -> Void) {
+    /// typed lux, say). `handle` returns false at end-of-file: a descriptor at its end stays
+    /// readable for ever, and watching it on would spin the loop.
+    public func watch(_ descriptor: FileDescriptor, _ handle: @escaping () -> Bool) {
         inputs.append((descriptor, handle))
     }
 
     /// Runs until SIGTERM or SIGINT (or `until`, a monotonic time, for simulations); leaves every
-    /// output off and released. Throws only when the parts cannot be built at start.
-    public func run(until end: Double? = nil) throws {
-        parts = try assemble(configuration)
+    /// output off and released. Throws when the parts cannot be built at start, or cannot be
+    /// rebuilt after a refused reload.
+    public func run(until end: Double? = nil) throws(DaemonError) {
+        parts = try assemble(configuration, Set(DaemonPart.allCases))
         defer { shutDown() }
         let start = clock.now
         engine = Engine(configuration: configuration.engine, startTime: start)
@@ -103,22 +177,27 @@ public final class Daemon {
         var slot = 0
         var nextSample = start
         var nextPoll = start
+        /// While a measurement is under way (a conversion, a retry): when to take it up again.
+        var measurementDue: Double?
         while true {
             let now = clock.now
             if let end, now >= end { return }
-            if now >= nextSample {
-                sample()
-                // A fixed schedule of whole slots from `start`: no drift, and a slow read skips
-                // slots rather than bunching. Counting slots, not dividing times, so that 4.1 / 0.1
-                // coming out as 40.999… can never schedule the same slot again.
-                if interval != configuration.engine.sampleInterval {  // reloaded: a new schedule from now
-                    interval = configuration.engine.sampleInterval
-                    anchor = now
-                    slot = 0
+            if now >= measurementDue ?? nextSample {
+                measurementDue = measure()
+                if measurementDue == nil {
+                    // A fixed schedule of whole slots from `start`: no drift, and a slow
+                    // measurement skips slots rather than bunching. Counting slots, not dividing
+                    // times, so that 4.1 / 0.1 coming out as 40.999… can never schedule the same
+                    // slot again.
+                    if interval != configuration.engine.sampleInterval {  // reloaded: a new schedule from now
+                        interval = configuration.engine.sampleInterval
+                        anchor = now
+                        slot = 0
+                    }
+                    let elapsedSlots = Int(((clock.now - anchor) / interval).rounded(.down))
+                    slot = max(slot + 1, elapsedSlots + 1)
+                    nextSample = anchor + Double(slot) * interval
                 }
-                let elapsedSlots = Int(((clock.now - anchor) / interval).rounded(.down))
-                slot = max(slot + 1, elapsedSlots + 1)
-                nextSample = anchor + Double(slot) * interval
             }
             dispatch(engine.advance(to: clock.now))
             // Sinks are polled at most a second apart. When samples come more often than that,
@@ -127,36 +206,44 @@ public final class Daemon {
             // wakes only to sample.
             let pollRidesOnSamples = interval < Self.pollInterval
             if clock.now >= nextPoll {
-                for sink in parts?.sinks ?? [] { sink.poll(now: clock.now) }
+                for sink in parts.sinks { sink.poll(now: clock.now) }
                 nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? interval : 0)
             }
-            var deadline = pollRidesOnSamples ? nextSample : min(nextSample, nextPoll)
+            var deadline = measurementDue ?? nextSample
+            if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
             if let due = engine.nextDeadline { deadline = min(deadline, due) }
             if let end { deadline = min(deadline, end) }
-            let watched = (parts?.control?.descriptor).map { [$0] } ?? []
+            let watched = (parts.control?.descriptor).map { [$0] } ?? []
             switch waiter.wait(until: deadline, descriptors: watched + inputs.map(\.descriptor)) {
             case .deadline:
                 continue
             case .signal(SIGHUP):
-                reloadConfiguration()
+                try reloadConfiguration()
             case .signal(let number):
                 logger.log(.notice, "signal \(number): shutting down")
                 return
             case .readable(let descriptor):
-                if descriptor == parts?.control?.descriptor {
+                if descriptor == parts.control?.descriptor {
                     readControl()
-                } else {
-                    inputs.first { $0.descriptor == descriptor }?.handle()
+                } else if let index = inputs.firstIndex(where: { $0.descriptor == descriptor }),
+                    !inputs[index].handle()
+                {
+                    inputs.remove(at: index)
                 }
             }
         }
     }
 
-    private func sample() {
-        guard let sensor = parts?.sensor else { return }
+    /// Takes the measurement one step on; ingests it when it is done (or failed). Returns when
+    /// to come back while the chip is converting, nil once the sample is in.
+    private func measure() -> Double? {
+        guard let sensor = parts.sensor else { return nil }
         let reading: Reading?
         do {
-            reading = try sensor.read()
+            switch try sensor.measure() {
+            case .pending(let deadline): return deadline
+            case .reading(let done): reading = done
+            }
             sensorTrouble.succeeded("\(sensor.description): reading again")
         } catch {
             reading = nil
@@ -167,6 +254,7 @@ public final class Daemon {
         }
         dispatch(engine.ingest(Sample(time: clock.now, lux: reading?.lux)))
         keepWatchdogHappy()
+        return nil
     }
 
     private func dispatch(_ events: [Event]) {
@@ -178,7 +266,7 @@ public final class Daemon {
             case .recovered: lastFault = nil
             case .current: break
             }
-            for sink in parts?.sinks ?? [] { sink.deliver(event) }
+            for sink in parts.sinks { sink.deliver(event) }
             if !isReady, event.kind == .change || event.kind == .fault {
                 isReady = true
                 notifier.notify("READY=1\nSTATUS=\(status)")
@@ -231,7 +319,7 @@ public final class Daemon {
     }
 
     private func readControl() {
-        for input in parts?.control?.read() ?? [] {
+        for input in parts.control?.read() ?? [] {
             switch input {
             case .command(let command):
                 dispatch(engine.apply(command, at: clock.now))
@@ -261,53 +349,63 @@ public final class Daemon {
         }
     }
 
-    /// SIGHUP: a valid new configuration takes over without a restart; an invalid one, or one
-    /// whose parts cannot be built, is logged and the old one keeps running.
-    private func reloadConfiguration() {
+    /// SIGHUP: a valid new configuration takes over without a restart, rebuilding only the parts
+    /// whose settings changed; an invalid one, or one whose devices refuse it, is logged with
+    /// its FILE:LINE: KEY lines and the running one kept. Throws when not even the running
+    /// configuration's parts can be built again: a daemon without them would do nothing.
+    private func reloadConfiguration() throws(DaemonError) {
         let next: DaemonConfiguration
         do {
             next = try reload()
         } catch {
-            logger.log(.error, "reload rejected, keeping the running configuration: \(error)")
+            logRejectedReload(error.errors.map(\.description))
             return
         }
-        let rebuild =
-            next.sensor != configuration.sensor || next.gpio != configuration.gpio
-            || next.pipes != configuration.pipes || next.stateFile != configuration.stateFile
-            || next.controlPipe != configuration.controlPipe
-        if rebuild {
+        let changed = DaemonPart.changed(from: configuration, to: next)
+        if !changed.isEmpty {
             // The old parts let go first: the new ones may want the same lines and pipes.
-            parts?.close()
+            parts.close(changed)
             do {
-                parts = try assemble(next)
+                parts.replace(changed, with: try assemble(next, changed))
             } catch {
-                let refusal = (error as? OutputError)?.configurationError.map { next.locate($0).description }
-                logger.log(
-                    .error, "reload rejected, keeping the running configuration: \(refusal ?? "\(error)")")
-                parts = try? assemble(configuration)
-                if parts == nil {
-                    logger.log(.error, "the running configuration could not be rebuilt either")
+                logRejectedReload(Self.lines(of: error))
+                do {
+                    parts.replace(changed, with: try assemble(configuration, changed))
+                } catch {
+                    logger.log(.error, "the running configuration's parts could not be rebuilt either:")
+                    for line in Self.lines(of: error) { logger.log(.error, line) }
+                    throw .partsLost(error.description)
                 }
-                replayCurrentState()
+                replayCurrentState(to: changed)
                 return
             }
         }
         configuration = next
         engine.reconfigure(next.engine)
-        if rebuild { replayCurrentState() }
+        replayCurrentState(to: changed)
         logger.log(.notice, "configuration reloaded")
     }
 
+    private func logRejectedReload(_ lines: [String]) {
+        logger.log(.error, "reload rejected, keeping the running configuration:")
+        for line in lines { logger.log(.error, line) }
+    }
+
+    private static func lines(of error: DaemonError) -> [String] {
+        if case .configuration(let errors) = error { return errors.errors.map(\.description) }
+        return [error.description]
+    }
+
     /// New sinks start blank: give them the state (and any fault) they should show.
-    private func replayCurrentState() {
+    private func replayCurrentState(to rebuilt: Set<DaemonPart>) {
         for event in [lastChange, lastFault].compactMap({ $0 }) {
-            for sink in parts?.sinks ?? [] { sink.deliver(event) }
+            for sink in parts.sinks(of: rebuilt) { sink.deliver(event) }
         }
     }
 
     private func shutDown() {
         notifier.notify("STOPPING=1")
-        parts?.close()
-        parts = nil
+        parts.close(Set(DaemonPart.allCases))
+        parts = DaemonParts()
     }
 }

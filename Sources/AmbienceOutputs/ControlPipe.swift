@@ -10,6 +10,8 @@ import AmbienceSystem
 /// daemon's tick; `descriptor` can also join the loop's poll(2) so an override acts at once.
 public final class ControlPipe {
     public static let defaultPath = "/run/ambience/control"
+    /// Only the daemon's own user (and root) may override: readers of the theme may not.
+    public static let defaultMode: mode_t = 0o600
     /// Longer lines are not commands; they are dropped rather than buffered without end.
     static let maximumLineLength = 1024
 
@@ -30,7 +32,7 @@ public final class ControlPipe {
 
     /// Creates the pipe if needed, with `mode` and `group` (see `Files.prepareFIFO`), and opens it.
     public init(
-        path: String = ControlPipe.defaultPath, mode: mode_t = 0o660, group: String? = nil,
+        path: String = ControlPipe.defaultPath, mode: mode_t = ControlPipe.defaultMode, group: String? = nil,
         key: String = "control", log: @escaping OutputLog
     ) throws(OutputError) {
         self.path = path

@@ -17,6 +17,10 @@ import AmbienceSystem
 /// closed, which discards whatever it left unread: the next reader starts clean.
 public final class NamedPipeSink: Sink {
     public struct Configuration: Sendable {
+        public static let defaultPath = "/run/ambience/state"
+        /// The daemon's user writes; its group (the kiosk's readers) reads.
+        public static let defaultMode: mode_t = 0o660
+
         public var path: String
         public var format: EventLine.Format
         public var mode: mode_t
@@ -26,7 +30,8 @@ public final class NamedPipeSink: Sink {
         public var key: String
 
         public init(
-            path: String = "/run/ambience/state", format: EventLine.Format = .json, mode: mode_t = 0o660,
+            path: String = Configuration.defaultPath, format: EventLine.Format = .json,
+            mode: mode_t = Configuration.defaultMode,
             group: String? = nil, key: String = "pipe"
         ) {
             self.path = path

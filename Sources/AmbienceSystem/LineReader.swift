@@ -31,6 +31,12 @@ public struct LineReader {
         }
     }
 
+    /// Whether `nextLine()` can answer without reading: a caller woken by poll(2) takes every
+    /// line one read brought, since poll will not report those bytes again.
+    public var hasBufferedLine: Bool {
+        buffer[start...].contains(UInt8(ascii: "\n")) || (reachedEnd && start < buffer.count)
+    }
+
     private mutating func fill() throws(Errno) {
         if start > 0 {
             buffer.removeFirst(start)

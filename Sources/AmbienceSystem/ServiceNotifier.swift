@@ -2,10 +2,19 @@
     import Glibc
 #endif
 
+/// Where the daemon tells its service manager how it is: injected, so that tests see what
+/// systemd would be told.
+public protocol ServiceNotifying: AnyObject {
+    /// The watchdog interval the manager asked for, in seconds; nil when it asked for none.
+    var watchdogInterval: Double? { get }
+    /// Sends one notification, e.g. "READY=1\nSTATUS=regular"; never fails the caller.
+    func notify(_ message: String)
+}
+
 /// systemd's notification protocol (sd_notify(3)): datagrams such as "READY=1" or "WATCHDOG=1"
 /// to the socket named by $NOTIFY_SOCKET. Without that variable (not run by systemd) it does
 /// nothing, so the daemon needs no libsystemd and runs the same by hand.
-public final class ServiceNotifier {
+public final class ServiceNotifier: ServiceNotifying {
     private let socketAddress: sockaddr_un?
     private let addressLength: socklen_t
     private let socket: Int32

@@ -19,7 +19,7 @@ private func runCheck(_ arguments: inout Arguments) throws -> ExitCode {
     let path = try arguments.option("--config") ?? DaemonConfiguration.defaultPath
     let boards = try arguments.option("--boards")
     try arguments.finish()
-    let configuration = try configurationLoader(path: path, boards: boards)()
+    let configuration = try loadAtStart(configurationLoader(path: path, boards: boards))
     printOut("# \(path): valid\n" + String(configuration.tomlText.dropLast()))
     return .ok
 }

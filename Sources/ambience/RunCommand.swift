@@ -27,52 +27,55 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     let boards = try arguments.option("--boards")
     try arguments.finish()
     let load = configurationLoader(path: path, boards: boards)
-    let configuration = try load()
+    let configuration = try loadAtStart(load)
     let clock = SystemClock()
     let logger = Logger()
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
         logger: logger, notifier: ServiceNotifier(),
-        assemble: { try Assembly.real($0, clock: clock, logger: logger) }, reload: load)
+        assemble: { configuration, parts throws(DaemonError) in
+            try Assembly.real(configuration, parts: parts, clock: clock, logger: logger)
+        },
+        reload: load)
     logger.log(
         .info,
         "ambience \(configuration.sensor.kind.rawValue) on bus \(configuration.sensor.bus), config \(path)")
-    try startFailures(configuration) { try daemon.run() }
+    do {
+        try daemon.run()
+    } catch {
+        throw CommandFailure(error)
+    }
     return .ok
 }
 
-/// Loads `path` with the board profiles of `--boards` or the usual places; every fault becomes
-/// one line of a configuration failure (exit 78).
-func configurationLoader(path: String, boards: String?) -> () throws -> DaemonConfiguration {
+/// Loads `path` with the board profiles of `--boards` or the usual places.
+func configurationLoader(path: String, boards: String?) -> Daemon.Reload {
     let directories =
         boards.map { [$0] }
         ?? DaemonConfiguration.boardDirectories(
             environment: getenv("AMBIENCE_BOARDS").map { String(cString: $0) })
-    return {
-        do throws(ConfigFileErrors) {
-            return try DaemonConfiguration.load(from: path, boardDirectories: directories)
-        } catch {
-            throw CommandFailure(
-                message: error.errors.map(\.description).joined(separator: "\n"), exitCode: .configuration)
-        }
+    return { () throws(ConfigFileErrors) in
+        try DaemonConfiguration.load(from: path, boardDirectories: directories)
     }
 }
 
-/// Maps what can stop the daemon at start to the documented exit codes: a key the devices
-/// reject (a missing chip, an offset out of range) is a configuration error; the rest are
-/// runtime failures, explained with their hints.
-func startFailures(_ configuration: DaemonConfiguration, _ body: () throws -> Void) throws {
+/// The configuration a command starts with: every fault one line of a configuration failure.
+func loadAtStart(_ load: Daemon.Reload) throws(CommandFailure) -> DaemonConfiguration {
     do {
-        try body()
-    } catch let error as OutputError {
-        if let refusal = error.configurationError {
-            throw CommandFailure(message: configuration.locate(refusal).description, exitCode: .configuration)
+        return try load()
+    } catch {
+        throw CommandFailure(message: error.description, exitCode: .configuration)
+    }
+}
+
+extension CommandFailure {
+    /// The documented exit codes: a configuration the file or the devices refuse is 78 (each
+    /// fault at FILE:LINE: KEY); a device that cannot be used now, or parts lost, is 1.
+    init(_ error: DaemonError) {
+        switch error {
+        case .configuration: self.init(message: error.description, exitCode: .configuration)
+        case .unavailable, .partsLost: self.init(message: error.description, exitCode: .failure)
         }
-        throw CommandFailure(message: error.description, exitCode: .failure)
-    } catch let error as I2CError {
-        throw CommandFailure(message: error.description, exitCode: .failure)
-    } catch let error as Errno {
-        throw CommandFailure(message: "cannot start: \(error)", exitCode: .failure)
     }
 }

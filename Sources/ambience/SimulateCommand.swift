@@ -46,15 +46,18 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
     try arguments.finish()
     guard speed.isFinite, speed > 0 else { throw UsageError("--speed must be a positive number") }
 
-    let load: () throws -> DaemonConfiguration =
-        configPath.map { configurationLoader(path: $0, boards: boards) } ?? {
-            DaemonConfiguration(
-                sensor: .init(kind: .bh1750),
-                pipes: DaemonConfiguration.PipeSettings(paths: [runtimeDirectory + "/state"]),
-                stateFile: runtimeDirectory + "/state.json", controlPipe: runtimeDirectory + "/control",
-                stateDirectory: runtimeDirectory + "/lib")
-        }
-    var configuration = try load()
+    let load: Daemon.Reload
+    if let configPath {
+        load = configurationLoader(path: configPath, boards: boards)
+    } else {
+        let defaults = DaemonConfiguration(
+            sensor: .init(kind: .bh1750),
+            pipes: DaemonConfiguration.PipeSettings(paths: [runtimeDirectory + "/state"]),
+            stateFile: runtimeDirectory + "/state.json", controlPipe: runtimeDirectory + "/control",
+            stateDirectory: runtimeDirectory + "/lib")
+        load = { () throws(ConfigFileErrors) in defaults }
+    }
+    var configuration = try loadAtStart(load)
     if let sensorKind { configuration.sensor = .init(kind: sensorKind) }
     let profile = try lightProfile(profileText)
 
@@ -69,12 +72,13 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
         logger: logger,
-        assemble: { [light] in
+        assemble: { [light] configuration, parts throws(DaemonError) in
             try Assembly.simulated(
-                $0, bus: bus, light: light.lux, world: light.advance, wallClockStart: light.wallClockStart,
+                configuration, parts: parts, bus: bus, light: light.lux, world: light.advance,
+                wallClockStart: light.wallClockStart,
                 clock: clock, logger: logger, indicators: indicators)
         },
-        reload: { [sensorKind] in
+        reload: { [sensorKind] () throws(ConfigFileErrors) in
             var next = try load()
             if let sensorKind { next.sensor = .init(kind: sensorKind) }
             return next
@@ -87,7 +91,11 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
         .info,
         "simulating a \(configuration.sensor.kind.rawValue) under '\(profileText)' at \(EventLine.number(speed))× speed;"
             + " pipe: \(pipes.isEmpty ? "none" : pipes), state file: \(configuration.stateFile)")
-    try startFailures(configuration) { try daemon.run(until: end) }
+    do {
+        try daemon.run(until: end)
+    } catch {
+        throw CommandFailure(error)
+    }
     return .ok
 }
 
@@ -147,16 +155,20 @@ final class LightSwitchboard: @unchecked Sendable {
             + "\(minutes % 60)"
     }
 
-    /// One line of standard input: a lux value, or `nan` to unplug the sensor.
-    func readTypedLux() {
-        guard let line = try? input.nextLine() else { return }
-        let text = String(decoding: line, as: UTF8.self).trimmingSpaces
-        if text.lowercased() == "nan" {
-            plug(false)
-        } else if let value = Double(text), value.isFinite, value >= 0 {
-            typedLux = value
-            plug(true)
-        }
+    /// What one read of standard input brought: a lux value, or `nan` to unplug the sensor, per
+    /// line. False at the end of the input, which is then watched no more.
+    func readTypedLux() -> Bool {
+        repeat {
+            guard let line = try? input.nextLine() else { return false }
+            let text = String(decoding: line, as: UTF8.self).trimmingSpaces
+            if text.lowercased() == "nan" {
+                plug(false)
+            } else if let value = Double(text), value.isFinite, value >= 0 {
+                typedLux = value
+                plug(true)
+            }
+        } while input.hasBufferedLine
+        return true
     }
 
     private func plug(_ connected: Bool) {

@@ -25,6 +25,9 @@ import Testing
         #expect(configuration.pipes.group == nil)
         #expect(configuration.stateFile == "/run/ambience/state.json")
         #expect(configuration.controlPipe == "/run/ambience/control")
+        // Readers of the theme are not writers of overrides unless the file says so.
+        #expect(configuration.controlMode == 0o600 && configuration.controlGroup == nil)
+        #expect(configuration.pipes.mode == 0o660)
         #expect(configuration.stateDirectory == "/var/lib/ambience")
     }
 
@@ -38,6 +41,8 @@ import Testing
             """
             state_file = "/tmp/a/state.json"
             control_pipe = "/tmp/a/control"
+            control_mode = 0o620
+            control_group = "kiosk-admin"
             state_directory = "/tmp/a/lib"
 
             [sensor]
@@ -81,6 +86,7 @@ import Testing
             """)
         #expect(configuration.stateFile == "/tmp/a/state.json")
         #expect(configuration.controlPipe == "/tmp/a/control")
+        #expect(configuration.controlMode == 0o620 && configuration.controlGroup == "kiosk-admin")
         #expect(configuration.stateDirectory == "/tmp/a/lib")
         let sensor = configuration.sensor
         #expect(sensor.kind == .tsl2561 && sensor.bus == 3 && sensor.address == 0x49 && sensor.force)

@@ -8,8 +8,8 @@ import Testing
     @Test(arguments: [
         (
             "colour = 1",
-            "1: colour: unknown key; the top level takes board, state_file, control_pipe,"
-                + " state_directory, sensor, filter, thresholds, timing, gpio, pipes"
+            "1: colour: unknown key; the top level takes board, state_file, control_pipe, control_mode,"
+                + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes"
         ),
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",

@@ -50,6 +50,8 @@ import Testing
             configuration.tomlText == """
                 state_file = "/run/ambience/state.json"
                 control_pipe = "/run/ambience/control"
+                control_mode = 0o600
+                # control_group: the daemon's own
                 state_directory = "/var/lib/ambience"
 
                 [sensor]

@@ -9,12 +9,16 @@ import Testing
     import Glibc
 #endif
 
-/// A light sensor whose light is a function of simulated time; a conversion takes `conversion`.
+/// A light sensor whose light is a function of simulated time; a conversion takes `conversion`,
+/// which the daemon must come back for, as it does for a real chip.
 final class FakeSensor: LightSensor {
     let clock: ManualClock
     var light: (Double) -> Double?
     var conversion: Double
+    /// When each measurement began, and when each ended with a reading or a failure.
     private(set) var readTimes: [Double] = []
+    private(set) var doneTimes: [Double] = []
+    private var convertingUntil: Double?
 
     init(clock: ManualClock, conversion: Double = 0.03, light: @escaping (Double) -> Double?) {
         self.clock = clock
@@ -24,14 +28,33 @@ final class FakeSensor: LightSensor {
 
     var description: String { "fake sensor" }
 
-    func read() throws(SensorError) -> Reading {
-        readTimes.append(clock.now)
-        clock.advance(by: conversion)
+    func measure() throws(SensorError) -> SensorProgress {
+        if convertingUntil == nil {
+            readTimes.append(clock.now)
+            if conversion > 0 {
+                convertingUntil = clock.now + conversion
+            }
+        }
+        if let until = convertingUntil {
+            guard clock.now >= until else { return .pending(until: until) }
+            convertingUntil = nil
+        }
+        doneTimes.append(clock.now)
         guard let lux = light(clock.now) else {
             throw SensorError(
                 .bus(I2CError(.notAcknowledged, bus: "fake", address: 0x23)), sensor: description)
         }
-        return Reading(lux: lux, settings: "fake")
+        return .reading(Reading(lux: lux, settings: "fake"))
+    }
+}
+
+/// A reload that finds the file broken.
+func brokenReload(_ message: String) -> Daemon.Reload {
+    { () throws(ConfigFileErrors) in
+        throw ConfigFileErrors([
+            ConfigFileError(
+                file: "/etc/ambience/ambience.toml", line: 3, key: "timing.latency", message: message)
+        ])
     }
 }
 
@@ -98,7 +121,7 @@ struct DaemonHarness {
     init(
         configuration: DaemonConfiguration = daemonConfiguration(),
         script: [(time: Double, wake: SignalWaiter.Wake)],
-        reload: @escaping Daemon.Reload = { throw CommandError("no reload in this test") },
+        reload: @escaping Daemon.Reload = brokenReload("no reload in this test"),
         light: @escaping (Double) -> Double?
     ) {
         let sensor = FakeSensor(clock: clock, light: light)
@@ -110,7 +133,7 @@ struct DaemonHarness {
             configuration: configuration, clock: clock, waiter: waiter,
             logger: Logger(prefixed: true, write: log.record),
             overrides: { _ in nil },
-            assemble: { _ in DaemonParts(sensor: sensor, sinks: [sink], control: nil) },
+            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
             reload: reload)
     }
 }
@@ -143,8 +166,8 @@ struct DaemonLoopTests {
         let daemon = Daemon(
             configuration: daemonConfiguration(interval: 0.1), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
-            overrides: { _ in nil }, assemble: { _ in DaemonParts(sensor: sensor, sinks: [], control: nil) },
-            reload: { throw CommandError("no reload") })
+            overrides: { _ in nil }, assemble: { _, _ in DaemonParts(sensor: sensor) },
+            reload: brokenReload("no reload"))
         try daemon.run(until: 10)
         #expect(sensor.readTimes.count == 100)
         for (index, time) in sensor.readTimes.enumerated() {
@@ -179,8 +202,8 @@ struct DaemonLoopTests {
         let daemon = Daemon(
             configuration: daemonConfiguration(interval: 0.1), clock: clock, waiter: waiter,
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            assemble: { _ in DaemonParts(sensor: sensor, sinks: [sink], control: nil) },
-            reload: { throw CommandError("no reload") })
+            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+            reload: brokenReload("no reload"))
         try daemon.run(until: 60)
         #expect(waiter.waits == 600)  // one wait per sample, none for the pipe check
         let gaps = zip(sink.pollTimes, sink.pollTimes.dropFirst()).map { $1 - $0 }
@@ -195,8 +218,8 @@ struct DaemonLoopTests {
             configuration: daemonConfiguration(dwell: 5, interval: 5, faultAfter: 12), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
             overrides: { _ in nil },
-            assemble: { _ in DaemonParts(sensor: sensor, sinks: [sink], control: nil) },
-            reload: { throw CommandError("no reload") })
+            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+            reload: brokenReload("no reload"))
         try daemon.run(until: 60)
         #expect(sensor.readTimes.count == 12)
         let gaps = zip(sink.pollTimes, sink.pollTimes.dropFirst()).map { $1 - $0 }
@@ -228,7 +251,8 @@ struct DaemonLoopTests {
             invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 50, rise: 100))
         let harness = DaemonHarness(
             script: [(10, .signal(SIGHUP)), (30, .signal(SIGTERM))],
-            reload: { daemonConfiguration(thresholds: brighter) }, light: { _ in 300 })
+            reload: { () throws(ConfigFileErrors) in daemonConfiguration(thresholds: brighter) },
+            light: { _ in 300 })
         try harness.daemon.run()
         #expect(harness.sink.events.filter { $0.kind == .change }.map(\.state) == [.regular, .contrast])
         #expect(harness.logLines.contains("<5>configuration reloaded\n"))
@@ -238,7 +262,7 @@ struct DaemonLoopTests {
     @Test func sighupWithABrokenConfigurationKeepsTheOldOneRunning() throws {
         let harness = DaemonHarness(
             script: [(5, .signal(SIGHUP)), (20, .signal(SIGTERM))],
-            reload: { throw CommandError("/etc/ambience/ambience.toml:3: timing.latency: too short") },
+            reload: brokenReload("too short"),
             light: { time in time < 1010 ? 300 : 2 })
         try harness.daemon.run()
         #expect(
