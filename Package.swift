@@ -31,18 +31,20 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "AmbienceSystem", dependencies: ["CLinux"]),
 
-        // The I2C bus protocol, i2c-dev, and the TSL2561 and BH1750 drivers.
-        .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
-        .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
-
-        // The mock bus and register-level chip emulators: for tests and `simulate`, never `run`.
-        .target(name: "AmbienceSimulation", dependencies: ["AmbienceCore", "AmbienceSensors"]),
-
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
         .target(name: "AmbienceOutputs", dependencies: ["AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
+
+        // The I2C bus protocol, i2c-dev, and the TSL2561 and BH1750 drivers.
+        .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
+        .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
+
+        // The mock bus, register-level chip emulators and fake GPIO chips: for tests and
+        // `simulate`, never `run`.
+        .target(name: "AmbienceSimulation", dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceOutputs"]),
+
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
@@ -64,8 +66,8 @@ let package = Package(
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
-        .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs"]),
+        .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-        .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon"]),
+        .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation"]),
     ] + fuzzTargets
 )

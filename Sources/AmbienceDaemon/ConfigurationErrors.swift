@@ -45,6 +45,11 @@ public struct ConfigurationOrigin: Equatable, Sendable {
     public var file: String
     public var line: Int
 
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
     /// Places a refusal that names a key (from the engine's, a driver's or a device's own checks)
     /// at the key, or at the nearest enclosing table that was written, or at the main file that
     /// leaves it to the defaults.

@@ -63,7 +63,7 @@ public struct DaemonParts {
             + (which.contains(.stateFile) ? stateFile.map { [$0] } ?? [] : [])
     }
 
-    func close(_ which: Set<DaemonPart>) {
+    public func close(_ which: Set<DaemonPart>) {
         if which.contains(.indicators) { indicators?.close() }
         if which.contains(.pipes) { for pipe in pipes { pipe.close() } }
         if which.contains(.stateFile) { stateFile?.close() }

@@ -34,6 +34,8 @@ public final class MockI2CBus: I2CBus {
     private var kernelDrivers: [I2CAddress: String] = [:]
     /// Transfers addressed to each address so far, failed ones included.
     public private(set) var transferCounts: [I2CAddress: Int] = [:]
+    /// Every byte string written to a chip that took it, in order: what a driver told the chips.
+    public private(set) var writes: [(address: I2CAddress, bytes: [UInt8])] = []
 
     public init(name: String = "mock-i2c", clock: any Clock) {
         self.name = name
@@ -79,6 +81,7 @@ public final class MockI2CBus: I2CBus {
 
     public func write(_ bytes: [UInt8], to address: I2CAddress) throws(I2CError) {
         try device(at: address).receive(bytes, at: clock.now)
+        writes.append((address, bytes))
     }
 
     public func read(count: Int, from address: I2CAddress) throws(I2CError) -> [UInt8] {
@@ -90,6 +93,7 @@ public final class MockI2CBus: I2CBus {
     {
         let device = try device(at: address)
         device.receive(bytes, at: clock.now)
+        writes.append((address, bytes))
         return device.transmit(count: readCount, at: clock.now)
     }
 

@@ -41,6 +41,26 @@ import Testing
         #expect(!reading.isSaturated)
     }
 
+    @Test func aConversionIsTheTimeToComeBackNeverAWait() throws {
+        let bus = ScriptedBus(replies: [[0x01, 0x2C]])
+        let clock = ManualClock()
+        let sensor = BH1750(
+            bus: bus, address: address, settings: try .init(mode: .fixed(.high)), clock: clock)
+
+        let first = try sensor.measure()
+
+        #expect(first == .pending(until: 0.181))
+        #expect(clock.now == 0, "the driver did not sleep")
+        #expect(bus.transcript.count == 5, "initialised, nothing read yet")
+        #expect(try sensor.measure() == .pending(until: 0.181), "too early: still converting")
+        clock.advance(by: 0.181)
+        guard case .reading(let reading) = try sensor.measure() else {
+            Issue.record("no reading once the conversion is done")
+            return
+        }
+        #expect(abs(reading.lux - 300 / 1.2) < 1e-9)
+    }
+
     @Test func laterReadsAreOneTwoByteRead() throws {
         let clock = ManualClock()
         let bus = ScriptedBus(replies: [[0x00, 0x78], [0x00, 0x79]])

@@ -1,3 +1,4 @@
+import AmbienceOutputs
 import AmbienceSystem
 
 #if canImport(Glibc)
