@@ -35,8 +35,9 @@ let package = Package(
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
 
-        // The mock bus and register-level chip emulators: for tests and `simulate`, never `run`.
-        .target(name: "AmbienceSimulation", dependencies: ["AmbienceCore", "AmbienceSensors"]),
+        // The mock bus, register-level chip emulators and light profiles: for tests and `simulate`,
+        // never `run`. AmbienceSystem for reading traces and typed lux.
+        .target(name: "AmbienceSimulation", dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors"]),
 
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).

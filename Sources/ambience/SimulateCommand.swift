@@ -80,7 +80,7 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
             return next
         })
     if case .typed = profile {
-        daemon.watch(.standardInput) { light.readTypedLux() }
+        daemon.watch(.standardInput) { _ = light.readTypedLux() }
     }
     let pipes = configuration.pipes.paths.joined(separator: ", ")
     logger.log(
@@ -91,122 +91,12 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
     return .ok
 }
 
-/// The simulated world's light: a profile, or lux typed on standard input; a `nan` row of a
-/// trace unplugs the emulated chip until the next number.
-final class LightSwitchboard: @unchecked Sendable {
-    enum Source {
-        case profile(LightProfile)
-        case typed
-    }
-
-    private let source: Source
-    private let bus: MockI2CBus
-    private let address: I2CAddress
-    private var typedLux = 300.0
-    private var unplugged = false
-    private var input = LineReader(descriptor: .standardInput, chunkSize: 256)
-    private let unpluggedRanges: [Range<Double>]
-
-    init(profile: Source, bus: MockI2CBus, address: I2CAddress) {
-        source = profile
-        self.bus = bus
-        self.address = address
-        if case .profile(.day(let length)) = profile {
-            let start = LightProfile.dayHiccup.hour / 24 * length
-            unpluggedRanges = [start..<(start + LightProfile.dayHiccup.hours / 24 * length)]
-        } else {
-            unpluggedRanges = []
-        }
-    }
-
-    func lux(at time: Double) -> Double {
-        guard case .profile(let profile) = source else { return typedLux }
-        let value = profile.lux(at: time)
-        return value.isNaN ? 0 : value
-    }
-
-    /// Before each read: the sensor is unplugged during the day's hiccup and at `nan` rows.
-    func advance(to time: Double) {
-        guard case .profile(let profile) = source else { return }
-        plug(!profile.lux(at: time).isNaN && !unpluggedRanges.contains { $0.contains(time) })
-    }
-
-    /// The wall-clock time the simulation starts at, for event lines: a simulated day starts at
-    /// today's midnight (UTC), so its lines carry the hours the terminal shows; others start now.
-    var wallClockStart: Double {
-        guard case .profile(.day) = source else { return WallClock.now }
-        return (WallClock.now / 86_400).rounded(.down) * 86_400
-    }
-
-    func timeOfDay(_ time: Double) -> String {
-        guard case .profile(.day(let length)) = source else {
-            return "t=" + EventLine.number((time * 10).rounded() / 10) + "s"
-        }
-        let minutes = Int((time / length * 24 * 60).rounded(.down)) % (24 * 60)
-        return (minutes / 60 < 10 ? "0" : "") + "\(minutes / 60):" + (minutes % 60 < 10 ? "0" : "")
-            + "\(minutes % 60)"
-    }
-
-    /// One line of standard input: a lux value, or `nan` to unplug the sensor.
-    func readTypedLux() {
-        guard let line = try? input.nextLine() else { return }
-        let text = String(decoding: line, as: UTF8.self).trimmingSpaces
-        if text.lowercased() == "nan" {
-            plug(false)
-        } else if let value = Double(text), value.isFinite, value >= 0 {
-            typedLux = value
-            plug(true)
-        }
-    }
-
-    private func plug(_ connected: Bool) {
-        guard connected == unplugged else { return }
-        unplugged = !connected
-        if connected { bus.replug(address) } else { bus.unplug(address) }
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-}
-
+/// The profile's text; a field that is not a number is reported as `--profile`'s.
 private func lightProfile(_ text: String) throws(UsageError) -> LightSwitchboard.Source {
-    let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-    let numbers = parts.count > 1 ? parts[1].split(separator: ":").map { Double($0) } : []
-    func number(_ index: Int, _ fallback: Double) throws(UsageError) -> Double {
-        guard index < numbers.count else { return fallback }
-        guard let value = numbers[index], value.isFinite, value >= 0 else {
-            throw UsageError("--profile \(text): '\(parts[1])' holds something that is not a number")
-        }
-        return value
-    }
-    switch parts[0] {
-    case "day": return .profile(.day(length: 86_400))
-    case "step":
-        return .profile(.step(before: try number(0, 5), after: try number(1, 30_000), at: try number(2, 30)))
-    case "noise": return .profile(.noise(level: try number(0, 2500), spread: try number(1, 0.3)))
-    case "stdin": return .typed
-    case "csv" where parts.count == 2: return .profile(.trace(try trace(parts[1])))
-    default: throw UsageError("unknown profile '\(text)': use day, step, noise, csv:FILE or stdin")
-    }
-}
-
-private func trace(_ path: String) throws(UsageError) -> [(time: Double, lux: Double)] {
-    let file: FileDescriptor
-    do { file = try FileDescriptor.open(path, O_RDONLY) } catch { throw UsageError("csv:\(path): \(error)") }
-    defer { file.close() }
-    var lines = LineReader(descriptor: file)
-    var reader = TraceReader()
-    var rows: [(time: Double, lux: Double)] = []
     do {
-        while let line = try lines.nextLine() {
-            // A failed read (nan) in the trace unplugs the emulated sensor for that row.
-            if let row = try reader.row(line) { rows.append((row.time, row.lux ?? .nan)) }
-        }
+        return try LightSwitchboard.Source(parsing: text)
     } catch {
-        throw UsageError("csv:\(path): \(error)")
+        if case .notANumber = error { throw UsageError("--profile \(error)") }
+        throw UsageError("\(error)")
     }
-    return rows
 }
