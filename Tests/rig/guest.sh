@@ -70,7 +70,8 @@ check() {  # check NAME FUNCTION [ARGS...]
     ) </dev/null 2>/dev/null &
     watchdog=$!
     set +m
-    wait "$pid"
+    # Quiet: bash would announce a killed job ("Killed ( set +m -eE; … )"); the report says it.
+    wait "$pid" 2>/dev/null
     status=$?
     kill -KILL -- -"$watchdog" 2>/dev/null
     wait "$watchdog" 2>/dev/null
