@@ -41,9 +41,11 @@ let package = Package(
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
 
-        // The mock bus, register-level chip emulators and fake GPIO chips: for tests and
-        // `simulate`, never `run`.
-        .target(name: "AmbienceSimulation", dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceOutputs"]),
+        // The mock bus, register-level chip emulators, fake GPIO chips and light profiles: for tests
+        // and `simulate`, never `run`. AmbienceSystem for reading traces and typed lux.
+        .target(
+            name: "AmbienceSimulation",
+            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs"]),
 
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.

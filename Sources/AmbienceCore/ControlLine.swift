@@ -1,4 +1,4 @@
-/// The control pipe's language (SPEC.md section 5):
+/// The control pipe's language (docs/guarantees.md §5.5):
 /// `override invert|regular|contrast [for DURATION]` and `override auto`.
 /// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`.
 public enum ControlLine {

@@ -1,4 +1,4 @@
-/// The pipe protocol's line encodings (SPEC.md section 5). Each line ends in "\n" and stays
+/// The pipe protocol's line encodings (docs/guarantees.md §5.1). Each line ends in "\n" and stays
 /// far below PIPE_BUF, so one write(2) never tears it.
 public enum EventLine {
     public enum Format: String, Sendable, CaseIterable {

@@ -5,7 +5,7 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// The control pipe (SPEC.md section 5): `override STATE [for DURATION]` and `override auto`
+/// The control pipe (docs/guarantees.md §5.5): `override STATE [for DURATION]` and `override auto`
 /// lines from `ambience override` or anyone allowed to write. Read without blocking on the
 /// daemon's tick; `descriptor` can also join the loop's poll(2) so an override acts at once.
 public final class ControlPipe {

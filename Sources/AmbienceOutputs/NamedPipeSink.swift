@@ -5,7 +5,7 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// The named pipe the kiosk reads (SPEC.md section 5): one event line per write(2), each below
+/// The named pipe the kiosk reads (docs/guarantees.md §5.2): one event line per write(2), each below
 /// PIPE_BUF so it is never torn; a `current` line first for every new reader; lines dropped,
 /// never waited for, when the reader is slow, after which the reader is brought back to the
 /// latest state.

@@ -5,7 +5,7 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// The persisted override (SPEC.md section 4: it survives restarts): one line in a small file
+/// The persisted override (docs/guarantees.md §5.6: it survives restarts): one line in a small file
 /// under the state directory, `STATE` or `STATE until EPOCH-SECONDS`, replaced atomically.
 /// The expiry is wall-clock time, the only clock that means anything after a reboot.
 public struct OverrideStore: Sendable {

@@ -5,7 +5,7 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// The state file (SPEC.md section 5): the latest event line, replaced atomically, so
+/// The state file (docs/guarantees.md §5.4): the latest event line, replaced atomically, so
 /// `ambience status` and anyone else reading it sees a whole line, old or new, never a part.
 public final class StateFileSink: Sink {
     public static let defaultPath = "/run/ambience/state.json"

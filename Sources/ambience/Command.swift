@@ -5,7 +5,7 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// The exit codes of SPEC.md section 7.
+/// The exit codes of docs/guarantees.md §7.
 enum ExitCode: Int32 {
     case ok = 0
     case failure = 1

@@ -14,8 +14,8 @@ let replayCommand = Command(
                               [--tau S] [--dwell S] [--latency S] [--interval S] [--fault-after S]
 
           Reads rows of seconds,lux (an optional header, '#' comments; 'nan' or an empty lux field
-          is a failed read) and writes one event line per event (SPEC.md section 5), "time" being
-          the row's seconds. Defaults (an indoor kiosk at 10 Hz): --invert-regular 20,50
+          is a failed read) and writes one event line per event (the pipe's JSON lines), "time"
+          being the row's seconds. Defaults (an indoor kiosk at 10 Hz): --invert-regular 20,50
           --regular-contrast 2500,5000 --tau 2 --dwell 5 --latency 12 --interval 0.1 --fault-after 5.
           Exit 0 at the end of the trace; 1 on a malformed row, after the events of the rows
           before it; 2 on bad usage; 78 on thresholds or timing that break the guarantees.

@@ -6,8 +6,8 @@ import Testing
 #endif
 
 /// Property tests: thousands of seeded random traces and configurations, each checked against
-/// the guarantees G1–G4 as SPEC.md section 4 words them. The checkers below are written from the
-/// spec, not from the engine: they recompute the filter and the indications themselves.
+/// the guarantees G1–G4 as docs/guarantees.md §4 words them. The checkers below are written from the
+/// contract, not from the engine: they recompute the filter and the indications themselves.
 struct EngineGuaranteeTests {
     static let traceCount = 4000
 
@@ -184,7 +184,7 @@ struct GuaranteeChecker {
 
     private var thresholds: Thresholds { configuration.thresholds }
 
-    /// The spec's filter, recomputed: nil at samples before the first valid one.
+    /// The contract's filter, recomputed: nil at samples before the first valid one.
     private static func filter(_ steps: [Step], timeConstant tau: Double) -> [Double?] {
         var value: Double?
         var lastTime = 0.0

@@ -167,17 +167,16 @@ import Testing
         #expect(log.messages.isEmpty)
     }
 
-    /// The reader that stops reading: the pipe fills, lines are dropped, no call waits, and
-    /// once the reader drains the pipe the last line it sees is the latest state.
+    /// The reader that stops reading: the pipe fills, lines are dropped, every call returns,
+    /// and once the reader drains the pipe the last line it sees is the latest state. How long
+    /// a call takes meanwhile is `make bench`'s figure (g), not asserted here: a loaded machine
+    /// would make any bound flaky.
     @Test func aStoppedReaderNeverStallsTheLoopAndEndsOnTheLatestState() throws {
         let sink = try makeSink()
         let reader = try PipeReader(directory.file("state"))
         defer { reader.close() }
         sink.poll(now: 0)
 
-        var longest = 0.0
-        var stalls: [Double] = []
-        let clock = SystemClock()
         var previous: AmbienceState?
         var latest = AmbienceState.regular
         let events = 3000
@@ -185,18 +184,9 @@ import Testing
             latest = AmbienceState.allCases[(index * 7 + index / 5) % 3]
             let event = change(latest, from: previous, at: Double(index))
             previous = latest
-            let start = clock.now
             sink.deliver(event)
             sink.poll(now: Double(index))
-            stalls.append(clock.now - start)
-            longest = max(longest, clock.now - start)
         }
-        stalls.sort()
-        print(
-            "deliver+poll under a stopped reader, \(events) events: median \(Int(stalls[events / 2] * 1e6)) µs,"
-                + " 99th percentile \(Int(stalls[events * 99 / 100] * 1e6)) µs, longest \(Int(longest * 1e6)) µs"
-        )
-        #expect(longest < 0.25)
 
         var lines = reader.lines()
         #expect(lines.count < events)  // the pipe did fill up

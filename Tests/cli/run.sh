@@ -9,18 +9,10 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 passed=0 failed=0
 
-check() {  # check NAME COMMAND...: runs COMMAND, counts a pass when it exits 0
-    local name=$1; shift
-    # Neither inside `if` nor before `||`, where bash ignores set -e: the subshell must stop at
-    # the first failing command.
-    ( set -e; "$@" ) >"$WORK/log" 2>&1
-    local code=$?
-    if [ $code = 0 ]; then
-        passed=$((passed + 1)); echo "ok   $name"
-    else
-        failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$WORK/log"
-    fi
-}
+# check NAME FUNCTION: each test in its own process group, ended after CLI_TEST_TIMEOUT seconds
+# (default 60) with everything it started, and then reported as failed.
+# shellcheck source=Tests/cli/harness.sh
+source "$HERE/harness.sh"
 
 expect_exit() {  # expect_exit CODE COMMAND...
     local want=$1; shift
@@ -134,7 +126,7 @@ start_simulation() {  # start_simulation END [EXTRA...]: pid in $simulation, fil
 
 simulation_drives_the_pipe_and_the_state_file() {
     start_simulation 12s
-    cat "$WORK/rt/state" >"$WORK/reader.jsonl" &
+    timeout 30 cat "$WORK/rt/state" >"$WORK/reader.jsonl" &
     local reader=$!
     wait $simulation
     wait $reader || true
@@ -222,5 +214,6 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     check_names_file_line_and_key shipped_configuration_and_boards_are_valid; do
     check "$test" "$test"
 done
+check harness_ends_a_hanging_test "$HERE/harness-test.sh"
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

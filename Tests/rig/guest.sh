@@ -43,29 +43,37 @@ check_failed() {
 }
 
 # Runs one check in a subshell, which a watchdog ends after CHECK_TIMEOUT seconds so that one
-# hung check cannot eat the whole boot's time.
+# hung check cannot eat the whole boot's time. The check runs in a process group of its own and
+# the watchdog kills the group: a daemon or a pipe reader the check started goes with it (a
+# SIGKILLed check runs no EXIT trap to clean up), so the next check finds its lines free.
 check() {  # check NAME FUNCTION [ARGS...]
     local name=$1 log=$RIG_WORK/check.log pid watchdog status started
     shift
     read_uptime
     started=$UPTIME_CS
+    # Monitor mode only while starting the two jobs, each in a group of its own; off inside,
+    # so what a check starts stays in its group. Standard input from /dev/null, as a
+    # background job without monitor mode would have it.
+    set -m
     # -E and the ERR trap: a failing command says where it is, even one that prints nothing.
     (
-        set -eE
+        set +m -eE
         trap check_failed ERR
         "$@"
-    ) >"$log" 2>&1 &
+    ) </dev/null >"$log" 2>&1 &
     pid=$!
     (
+        set +m
         sleep "$CHECK_TIMEOUT"
         echo "timed out after ${CHECK_TIMEOUT}s" >>"$log"
-        pkill -KILL -P "$pid"
-        kill -KILL "$pid"
-    ) 2>/dev/null &
+        kill -KILL -- -"$pid"
+    ) </dev/null 2>/dev/null &
     watchdog=$!
-    wait "$pid"
+    set +m
+    # Quiet: bash would announce a killed job ("Killed ( set +m -eE; … )"); the report says it.
+    wait "$pid" 2>/dev/null
     status=$?
-    kill "$watchdog" 2>/dev/null
+    kill -KILL -- -"$watchdog" 2>/dev/null
     wait "$watchdog" 2>/dev/null
     read_uptime
     report "$name" "$status" "$log" "$(((UPTIME_CS - started) / 100)).$(printf %02d $(((UPTIME_CS - started) % 100)))"

@@ -5,7 +5,7 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// Indicator lines (SPEC.md section 5): one line per state, lit while that state holds, and an
+/// Indicator lines (docs/guarantees.md §5.7): one line per state, lit while that state holds, and an
 /// optional line lit while the sensor is faulted. Requested once, with consumer `ambience`;
 /// `close` turns them all off, then releases them.
 public final class GPIOIndicator: Sink {
