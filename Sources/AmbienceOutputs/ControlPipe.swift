@@ -138,7 +138,9 @@ extension ControlPipe {
             pipe = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
         } catch {
             // ENXIO: a named pipe without a reader. ENOENT: not even the pipe.
-            if error == .noDevice || error == .noSuchFile { throw .daemonNotRunning(path: path) }
+            if error == .noSuchAddressOrDevice || error == .noSuchFileOrDirectory {
+                throw .daemonNotRunning(path: path)
+            }
             throw .failed(Files.failure("open", path, error))
         }
         defer { pipe.close() }

@@ -13,7 +13,7 @@ enum Files {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw .system(operation: "use as a directory", path: path, Errno(rawValue: ENOTDIR))
+                throw .system(operation: "use as a directory", path: path, Errno.notDirectory)
             }
             return
         }
@@ -73,7 +73,7 @@ enum Files {
         do {
             pipe = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
         } catch {
-            throw error == Errno(rawValue: ELOOP)
+            throw error == Errno.tooManySymbolicLinkLevels
                 ? .notAFIFO(path: path, found: "a symbolic link") : failure("open", path, error)
         }
         defer { pipe.close() }

@@ -163,10 +163,10 @@ public final class NamedPipeSink: Sink {
         let opened: FileDescriptor
         do {
             opened = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
-        } catch .noDevice {
+        } catch .noSuchAddressOrDevice {
             report.succeeded("\(path): the named pipe can be opened again")
             return  // no reader yet: not an error
-        } catch .noSuchFile {
+        } catch .noSuchFileOrDirectory {
             // Removed while running (a cleanup of /run): made again, for the next reader.
             do {
                 try Files.prepareFIFO(
@@ -178,7 +178,7 @@ public final class NamedPipeSink: Sink {
             }
             return
         } catch {
-            let reason = error == Errno(rawValue: ELOOP) ? "it is now a symbolic link" : "\(error)"
+            let reason = error == Errno.tooManySymbolicLinkLevels ? "it is now a symbolic link" : "\(error)"
             report.failed("\(path): cannot open the named pipe for writing: \(reason)")
             return
         }

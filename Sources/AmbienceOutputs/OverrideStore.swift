@@ -37,7 +37,7 @@ public struct OverrideStore: Sendable {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW)
-        } catch .noSuchFile {
+        } catch .noSuchFileOrDirectory {
             return nil
         } catch {
             throw Files.failure("read", path, error)

@@ -35,7 +35,7 @@ private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
         do {
             // Blocks until the daemon opens its end: that is the reconnection.
             pipe = try FileDescriptor.open(path, O_RDONLY)
-        } catch .noSuchFile {
+        } catch .noSuchFileOrDirectory {
             if !saidWaiting {
                 printError("ambience watch: waiting for \(path) to appear (is the daemon running?)")
             }
