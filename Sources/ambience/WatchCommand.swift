@@ -13,8 +13,9 @@ let watchCommand = Command(
         ambience watch [--pipe PATH] [--exec CMD]
 
           Follows the daemon's named pipe (default /run/ambience/state, JSON or plain), waiting
-          for it to appear and reconnecting when the daemon restarts. Prints each new state word,
-          or with --exec runs CMD with /bin/sh on each new state, the first one included, with
+          for it to appear, and follows its path: a daemon that restarts, even with a new pipe
+          made there, is read again. Prints each new state word, or with --exec runs CMD
+          with /bin/sh on each new state, the first one included, with
           AMBIENCE_STATE, AMBIENCE_PREVIOUS (the state CMD last ran with, empty the first time)
           and AMBIENCE_LUX (empty when unknown) in its environment. One CMD at a time: states
           that come while it runs are skipped but the newest, which it runs with next.
@@ -27,51 +28,32 @@ private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
     let command = try arguments.option("--exec")
     try arguments.finish()
 
+    let pipe = PipeFollower(path: path)
     var follower = StateFollower()
-    var saidWaiting = false
-    let clock = SystemClock()
     while true {
-        let pipe: FileDescriptor
+        let event: PipeFollower.Event
         do {
-            // Blocks until the daemon opens its end: that is the reconnection.
-            pipe = try FileDescriptor.open(path, O_RDONLY)
-        } catch .noSuchFileOrDirectory {
-            if !saidWaiting {
-                printError("ambience watch: waiting for \(path) to appear (is the daemon running?)")
-            }
-            saidWaiting = true
-            clock.sleep(seconds: 1)
-            continue
+            event = try pipe.next(timeout: .infinity)
         } catch {
-            throw CommandFailure(message: "cannot open \(path): \(error)", exitCode: .failure)
+            throw CommandFailure(message: error.description, exitCode: .failure)
         }
-        var info = stat()
-        guard fstat(pipe.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
-            pipe.close()
-            throw CommandFailure(message: "\(path) is not a named pipe", exitCode: .failure)
-        }
-        saidWaiting = false
-        defer { pipe.close() }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count: Int
-            do {
-                count = try buffer.withUnsafeMutableBytes { bytes throws(Errno) in try pipe.read(into: bytes)
-                }
-            } catch {
-                throw CommandFailure(message: "cannot read \(path): \(error)", exitCode: .failure)
-            }
-            guard count > 0 else { break }  // the daemon went away: wait for the next one
+        switch event {
+        case .missing:
+            printError("ambience watch: waiting for \(path) to appear (is the daemon running?)")
+        case .data(let bytes):
             // A read takes everything that piled up while a command ran, so this acts on
             // the newest state only.
-            guard let update = follower.consume(buffer[..<count]) else { continue }
+            guard let update = follower.consume(bytes) else { continue }
             if let command {
                 run(command, for: update)
             } else {
                 printOut(update.state.rawValue)
             }
+        case .closed:
+            follower.disconnected()
+        case .opened, .timedOut:
+            continue
         }
-        follower.disconnected()
     }
 }
 
