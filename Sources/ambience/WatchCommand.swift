@@ -59,48 +59,26 @@ private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
 
 /// Runs `command` with the update in its environment and waits for it.
 private func run(_ command: String, for update: StateFollower.Update) {
-    let added = [
-        "AMBIENCE_STATE=" + update.state.rawValue,
-        "AMBIENCE_PREVIOUS=" + (update.previous?.rawValue ?? ""),
-        "AMBIENCE_LUX=" + (update.lux ?? ""),
-    ]
-    var environment: [String] = []
-    var entry = environ
-    while let pointer = entry.pointee {
-        let variable = String(cString: pointer)
-        if !added.contains(where: { variable.hasPrefix($0.prefix { $0 != "=" } + "=") }) {
-            environment.append(variable)
-        }
-        entry = entry.successor()
-    }
-    environment += added
-
-    let arguments = ["/bin/sh", "-c", command]
-    var process = pid_t()
-    let status = withCStringArray(arguments) { argv in
-        withCStringArray(environment) { envp in posix_spawn(&process, "/bin/sh", nil, nil, argv, envp) }
-    }
-    guard status == 0 else {
-        printError("ambience watch: cannot run /bin/sh: \(Errno(rawValue: status))")
+    let environment = Environment.setting(
+        [
+            "AMBIENCE_STATE": update.state.rawValue,
+            "AMBIENCE_PREVIOUS": update.previous?.rawValue ?? "",
+            "AMBIENCE_LUX": update.lux ?? "",
+        ], in: Environment.current)
+    let status: Subprocess.ExitStatus
+    do {
+        status = try Subprocess.run(
+            "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment)
+    } catch {
+        printError("ambience watch: cannot run /bin/sh: \(error)")
         return
     }
-    var exitStatus: Int32 = 0
-    while waitpid(process, &exitStatus, 0) < 0 && errno == EINTR {}
-    // WIFEXITED/WEXITSTATUS are macros Swift does not import.
-    let signal = exitStatus & 0x7f
-    let code = (exitStatus >> 8) & 0xff
-    if signal != 0 {
-        printError("ambience watch: the command for \(update.state.rawValue) ended by signal \(signal)")
-    } else if code != 0 {
+    switch status {
+    case .exited(0):
+        break
+    case .exited(let code):
         printError("ambience watch: the command for \(update.state.rawValue) exited with \(code)")
+    case .signaled(let signal):
+        printError("ambience watch: the command for \(update.state.rawValue) ended by signal \(signal)")
     }
-}
-
-/// A NULL-terminated C array of C strings, alive during `body`.
-private func withCStringArray<R>(
-    _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R
-) -> R {
-    let copies = strings.map { strdup($0) } + [nil]
-    defer { for copy in copies { free(copy) } }
-    return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
