@@ -2,10 +2,6 @@ import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 let watchCommand = Command(
     name: "watch",
     summary: "follow the named pipe: print each state, or run a command on each change",
@@ -13,12 +9,12 @@ let watchCommand = Command(
         ambience watch [--pipe PATH] [--exec CMD]
 
           Follows the daemon's named pipe (default /run/ambience/state, JSON or plain), waiting
-          for it to appear, and follows its path: a daemon that restarts, even with a new pipe
-          made there, is read again. Prints each new state word, or with --exec runs CMD
-          with /bin/sh on each new state, the first one included, with
-          AMBIENCE_STATE, AMBIENCE_PREVIOUS (the state CMD last ran with, empty the first time)
-          and AMBIENCE_LUX (empty when unknown) in its environment. One CMD at a time: states
-          that come while it runs are skipped but the newest, which it runs with next.
+          for it to appear, and follows its path: a restarted daemon is read again, even when
+          it made a new pipe there. Prints each new state word, or with --exec runs CMD with
+          /bin/sh on each new state, the first one included, with AMBIENCE_STATE,
+          AMBIENCE_PREVIOUS (the state CMD last ran with, empty the first time) and AMBIENCE_LUX
+          (empty when unknown) in its environment. One CMD at a time: states that come while
+          it runs are skipped but the newest, which it runs with next.
           Runs until interrupted; exit 1 when the path is not a named pipe or cannot be read.
         """,
     run: runWatch)
