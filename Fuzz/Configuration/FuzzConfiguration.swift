@@ -22,7 +22,7 @@ struct InMemoryFiles: ConfigurationFiles {
         case "/fuzz/ambience.toml": return main
         case "/boards/pi.toml":
             return Array("[sensor]\nbus = 1\n[gpio]\nchip = \"gpiochip0\"\nlines = { invert = 17 }\n".utf8)
-        default: throw Errno.noSuchFile
+        default: throw Errno.noSuchFileOrDirectory
         }
     }
 

@@ -140,13 +140,15 @@ extension ControlPipe {
             pipe = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
         } catch {
             // ENXIO: a named pipe without a reader. ENOENT: not even the pipe.
-            if error == .noDevice || error == .noSuchFile { throw .daemonNotRunning(path: path) }
+            if error == .noSuchAddressOrDevice || error == .noSuchFileOrDirectory {
+                throw .daemonNotRunning(path: path)
+            }
             throw .failed(Files.failure("open", path, error))
         }
         defer { pipe.close() }
-        var info = stat()
-        guard fstat(pipe.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
-            throw .failed(.notAFIFO(path: path, found: Files.kind(info.st_mode)))
+        let status = try? pipe.status()
+        guard let status, status.isFIFO else {
+            throw .failed(.notAFIFO(path: path, found: Files.kind(status?.mode ?? 0)))
         }
         let bytes = Array((line.hasSuffix("\n") ? line : line + "\n").utf8)
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try pipe.write(buffer) } }

@@ -10,16 +10,19 @@ enum Files {
     /// `mkdir -p`: creates the missing directories of `path` with `mode`.
     static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws(OutputError) {
         guard !path.isEmpty, path != "/" else { return }
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw .system(operation: "use as a directory", path: path, Errno(rawValue: ENOTDIR))
+        if let status = try? FileSystem.status(of: path, followingLinks: false) {
+            guard status.isDirectory else {
+                throw .system(operation: "use as a directory", path: path, .notDirectory)
             }
             return
         }
         try makeDirectories(parent(of: path), mode: mode)
-        if mkdir(path, mode) != 0, errno != EEXIST {
-            throw failure("create directory", path, .current)
+        do {
+            try FileSystem.makeDirectory(path, mode: mode)
+        } catch .fileExists {
+            // Made by someone else in between: as good.
+        } catch {
+            throw failure("create directory", path, error)
         }
     }
 
@@ -43,14 +46,10 @@ enum Files {
     /// The id of the group named `name` (or given as a number).
     static func groupID(_ name: String, key: String) throws(OutputError) -> gid_t {
         if let number = gid_t(name) { return number }
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        let status = getgrnam_r(name, &entry, &buffer, buffer.count, &result)
-        guard status == 0, result != nil else {
+        guard let id = (try? FileSystem.groupID(named: name)) ?? nil else {
             throw .configuration(ConfigurationError(key: key, message: "no group named '\(name)'"))
         }
-        return entry.gr_gid
+        return id
     }
 
     /// Makes sure `path` is a named pipe with `mode` and `group`: creates it (and its parent
@@ -59,13 +58,26 @@ enum Files {
         var groupID: gid_t?
         if let group { groupID = try Files.groupID(group, key: key + ".group") }
         try makeDirectories(parent(of: path))
-        var info = stat()
-        if lstat(path, &info) != 0 {
-            guard errno == ENOENT else { throw failure("inspect", path, .current) }
-            if mkfifo(path, mode) != 0, errno != EEXIST { throw failure("create named pipe", path, .current) }
-            guard lstat(path, &info) == 0 else { throw failure("inspect", path, .current) }
+        var status: FileStatus
+        do {
+            status = try FileSystem.status(of: path, followingLinks: false)
+        } catch .noSuchFileOrDirectory {
+            do {
+                try FileSystem.makeFIFO(path, mode: mode)
+            } catch .fileExists {
+                // Made by someone else in between: inspected below like any other.
+            } catch {
+                throw failure("create named pipe", path, error)
+            }
+            do {
+                status = try FileSystem.status(of: path, followingLinks: false)
+            } catch {
+                throw failure("inspect", path, error)
+            }
+        } catch {
+            throw failure("inspect", path, error)
         }
-        guard info.st_mode & S_IFMT == S_IFIFO else { throw .notAFIFO(path: path, found: kind(info.st_mode)) }
+        guard status.isFIFO else { throw .notAFIFO(path: path, found: kind(status.mode)) }
         // Mode and group are set through a descriptor, so a path swapped for a symbolic link
         // in between is refused (O_NOFOLLOW) rather than followed; opening a named pipe for
         // reading without blocking succeeds at once and wakes no one.
@@ -73,15 +85,27 @@ enum Files {
         do {
             pipe = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
         } catch {
-            throw error == Errno(rawValue: ELOOP)
+            throw error == .tooManySymbolicLinkLevels
                 ? .notAFIFO(path: path, found: "a symbolic link") : failure("open", path, error)
         }
         defer { pipe.close() }
-        guard fstat(pipe.rawValue, &info) == 0 else { throw failure("inspect", path, .current) }
-        guard info.st_mode & S_IFMT == S_IFIFO else { throw .notAFIFO(path: path, found: kind(info.st_mode)) }
-        if fchmod(pipe.rawValue, mode) != 0 { throw failure("set the mode of", path, .current) }
-        if let groupID, info.st_gid != groupID, fchown(pipe.rawValue, uid_t.max, groupID) != 0 {
-            throw failure("set the group of", path, .current)
+        do {
+            status = try pipe.status()
+        } catch {
+            throw failure("inspect", path, error)
+        }
+        guard status.isFIFO else { throw .notAFIFO(path: path, found: kind(status.mode)) }
+        do {
+            try pipe.setMode(mode)
+        } catch {
+            throw failure("set the mode of", path, error)
+        }
+        if let groupID, status.group != groupID {
+            do {
+                try pipe.setGroup(groupID)
+            } catch {
+                throw failure("set the group of", path, error)
+            }
         }
     }
 
@@ -103,19 +127,31 @@ enum Files {
         var written = false
         defer {
             file.close()
-            if !written { unlink(temporary) }
+            if !written { try? FileSystem.removeFile(temporary) }
         }
         do {
             try file.writeAll(contents)
         } catch {
             throw failure("write", temporary, error)
         }
-        if fchmod(file.rawValue, mode) != 0 { throw failure("set the mode of", temporary, .current) }
-        if fsync(file.rawValue) != 0 { throw failure("sync", temporary, .current) }
-        if rename(temporary, path) != 0 { throw failure("replace", path, .current) }
+        do {
+            try file.setMode(mode)
+        } catch {
+            throw failure("set the mode of", temporary, error)
+        }
+        do {
+            try file.sync()
+        } catch {
+            throw failure("sync", temporary, error)
+        }
+        do {
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            throw failure("replace", path, error)
+        }
         written = true
         if durable, let folder = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {
-            _ = fsync(folder.rawValue)
+            try? folder.sync()
             folder.close()
         }
     }

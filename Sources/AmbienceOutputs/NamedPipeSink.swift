@@ -47,7 +47,7 @@ public final class NamedPipeSink: Sink {
     private let log: OutputLog
     private var report: FaultReport
     private var writer: FileDescriptor?
-    private var openWatch: FileDescriptor?
+    private var openWatch: Inotify?
     /// The latest change or current event: what a new reader is told first.
     private var latestState: Event?
     /// The fault event while the sensor is faulted, told to new readers after `current`.
@@ -76,15 +76,11 @@ public final class NamedPipeSink: Sink {
     /// Without inotify (or its watches used up) readers are still found, only a reader that
     /// replaces another between two ticks waits for the next event for its `current` line.
     private func watchOpens() {
-        openWatch?.close()
         openWatch = nil
-        let watch = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard watch >= 0 else { return }
-        if inotify_add_watch(watch, configuration.path, UInt32(IN_OPEN | IN_CLOSE_NOWRITE)) >= 0 {
-            openWatch = FileDescriptor(rawValue: watch)
-        } else {
-            Glibc.close(watch)
-        }
+        guard let watch = try? Inotify(),
+            (try? watch.watch(configuration.path, for: [.opened, .closedWithoutWriting])) != nil
+        else { return }
+        openWatch = watch
     }
 
     deinit { close() }
@@ -121,7 +117,6 @@ public final class NamedPipeSink: Sink {
 
     public func close() {
         disconnect()
-        openWatch?.close()
         openWatch = nil
     }
 
@@ -168,10 +163,10 @@ public final class NamedPipeSink: Sink {
         let opened: FileDescriptor
         do {
             opened = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
-        } catch .noDevice {
+        } catch .noSuchAddressOrDevice {
             report.succeeded("\(path): the named pipe can be opened again")
             return  // no reader yet: not an error
-        } catch .noSuchFile {
+        } catch .noSuchFileOrDirectory {
             // Removed while running (a cleanup of /run): made again, for the next reader.
             do {
                 try Files.prepareFIFO(
@@ -183,14 +178,15 @@ public final class NamedPipeSink: Sink {
             }
             return
         } catch {
-            let reason = error == Errno(rawValue: ELOOP) ? "it is now a symbolic link" : "\(error)"
+            let reason = error == .tooManySymbolicLinkLevels ? "it is now a symbolic link" : "\(error)"
             report.failed("\(path): cannot open the named pipe for writing: \(reason)")
             return
         }
-        var info = stat()
-        guard fstat(opened.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
+        let status = try? opened.status()
+        guard let status, status.isFIFO else {
             opened.close()
-            report.failed("\(path): no longer a named pipe (\(Files.kind(info.st_mode))); not writing to it")
+            report.failed(
+                "\(path): no longer a named pipe (\(Files.kind(status?.mode ?? 0))); not writing to it")
             return
         }
         report.succeeded("\(path): the named pipe can be opened again")
@@ -211,34 +207,20 @@ public final class NamedPipeSink: Sink {
 
     /// POLLERR on a pipe's write end means no reader is left.
     private func readersGone(_ writer: FileDescriptor) -> Bool {
-        var request = pollfd(fd: writer.rawValue, events: Int16(POLLOUT), revents: 0)
-        guard Glibc.poll(&request, 1, 0) == 1 else { return false }
-        return request.revents & Int16(POLLERR | POLLHUP) != 0
+        let events = (try? FileDescriptor.poll([writer], events: Int16(POLLOUT), milliseconds: 0)) ?? [0]
+        return events[0] & Int16(POLLERR | POLLHUP) != 0
     }
 
-    /// Reads all pending inotify events; true if the pipe was opened since the last time.
     /// Reads the pending inotify events; true when a new reader has replaced one that left.
     /// An open with no close beside it is the reader we connected for, whose own open completes
     /// (and is reported) only after ours: it has its `current` line already. IN_IGNORED (the
     /// pipe removed) counts as a close.
     private func drainOpenEvents() -> Bool {
         guard let openWatch else { return false }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                (try? openWatch.read(into: bytes)) ?? 0
-            }
-            guard count > 0 else { return opensSinceSync > 0 && closesSinceSync > 0 }
-            var offset = 0
-            let header = MemoryLayout<inotify_event>.size
-            while offset + header <= count {
-                let event = buffer.withUnsafeBytes {
-                    $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                }
-                if event.mask & UInt32(IN_OPEN) != 0 { opensSinceSync += 1 }
-                if event.mask & UInt32(IN_CLOSE_NOWRITE | IN_IGNORED) != 0 { closesSinceSync += 1 }
-                offset += header + Int(event.len)
-            }
+        for event in (try? openWatch.read()) ?? [] {
+            if event.events.contains(.opened) { opensSinceSync += 1 }
+            if !event.events.isDisjoint(with: [.closedWithoutWriting, .ignored]) { closesSinceSync += 1 }
         }
+        return opensSinceSync > 0 && closesSinceSync > 0
     }
 }

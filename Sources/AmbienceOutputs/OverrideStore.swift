@@ -21,7 +21,13 @@ public struct OverrideStore: Sendable {
     public func save(_ command: Engine.OverrideCommand, wallClockNow: Double) throws(OutputError) {
         switch command {
         case .auto:
-            if unlink(path) != 0, errno != ENOENT { throw Files.failure("remove", path, .current) }
+            do {
+                try FileSystem.removeFile(path)
+            } catch .noSuchFileOrDirectory {
+                // No override held: nothing to forget.
+            } catch {
+                throw Files.failure("remove", path, error)
+            }
         case .hold(let state, let duration):
             try Files.makeDirectories(Files.parent(of: path))
             let expiry = duration.map { " until " + String(wallClockNow + $0) } ?? ""
@@ -37,7 +43,7 @@ public struct OverrideStore: Sendable {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW)
-        } catch .noSuchFile {
+        } catch .noSuchFileOrDirectory {
             return nil
         } catch {
             throw Files.failure("read", path, error)

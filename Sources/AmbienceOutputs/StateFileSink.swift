@@ -45,7 +45,7 @@ public final class StateFileSink: Sink {
     /// Removes the file, so that `status` does not present a stopped daemon's last state as current.
     public func close() {
         pending = nil
-        unlink(path)
+        try? FileSystem.removeFile(path)
     }
 
     private func write() {

@@ -45,13 +45,13 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     /// sits that way, where plain-I2C controllers say ENXIO or EREMOTEIO.
     public init(transferErrno errno: Errno, bus: String, address: I2CAddress?) {
         let kind: Kind
-        switch errno.rawValue {
-        case ENXIO, EREMOTEIO, ENODEV: kind = .notAcknowledged
-        case EIO: kind = .ioError
-        case ETIMEDOUT: kind = .timedOut
-        case ENOENT: kind = .busMissing
-        case EACCES, EPERM: kind = .permissionDenied
-        case EOPNOTSUPP: kind = .unsupported("the adapter refused the transfer")
+        switch errno {
+        case .noSuchAddressOrDevice, .remoteIO, .operationNotSupportedByDevice: kind = .notAcknowledged
+        case .ioError: kind = .ioError
+        case .timedOut: kind = .timedOut
+        case .noSuchFileOrDirectory: kind = .busMissing
+        case .permissionDenied, .notPermitted: kind = .permissionDenied
+        case .notSupported: kind = .unsupported("the adapter refused the transfer")
         default: kind = .other
         }
         self.init(kind, bus: bus, address: address, errno: errno)

@@ -182,7 +182,7 @@ public final class LinuxI2CBus: I2CBus {
         do {
             _ = try retryOnInterrupt { ioctl(descriptor.rawValue, UInt(request), Int32(address.rawValue)) }
         } catch {
-            if error == .busy {
+            if error == .resourceBusy {
                 let kind = I2CError.Kind.addressBusy(
                     driver: boundDriver(at: address), device: sysfsName(address))
                 throw I2CError(kind, bus: path, address: address, errno: error)

@@ -51,7 +51,9 @@ public final class FakeGPIO: GPIODevices {
 
     public func openChip(at path: String) throws(Errno) -> any GPIOChip {
         if let openError { throw openError }
-        guard let chip = chips.first(where: { "/dev/" + $0.name == path }) else { throw Errno.noSuchFile }
+        guard let chip = chips.first(where: { "/dev/" + $0.name == path }) else {
+            throw Errno.noSuchFileOrDirectory
+        }
         openChipCount += 1
         return FakeChipHandle(devices: self, chip: chip, path: path)
     }
@@ -84,7 +86,7 @@ private final class FakeChipHandle: GPIOChip {
         for line in lines {
             guard Int(line.offset) < chip.lineCount else { throw Errno.invalidArgument }
             if chip.heldByOthers[line.offset] != nil || chip.requested[line.offset] != nil {
-                throw Errno.busy
+                throw Errno.resourceBusy
             }
         }
         for line in lines {
@@ -111,7 +113,7 @@ private final class FakeLineRequest: GPIOLineRequest {
     }
 
     func setActive(_ active: Bool, at index: Int) throws(Errno) {
-        guard let lines, lines.indices.contains(index) else { throw Errno(rawValue: EBADF) }
+        guard let lines, lines.indices.contains(index) else { throw Errno.badFileDescriptor }
         if let failure = chip.failingSets { throw failure }
         let level = active != lines[index].activeLow
         chip.levels[lines[index].offset] = level

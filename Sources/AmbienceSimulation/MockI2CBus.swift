@@ -103,7 +103,8 @@ public final class MockI2CBus: I2CBus {
         if let driver = kernelDrivers[address] {
             let device = "mock-00" + hex(address.rawValue).lowercased()
             throw I2CError(
-                .addressBusy(driver: driver, device: device), bus: name, address: address, errno: .busy)
+                .addressBusy(driver: driver, device: device), bus: name, address: address,
+                errno: .resourceBusy)
         }
         if var queue = queuedFaults[address], !queue.isEmpty {
             let fault = queue.removeFirst()
@@ -112,7 +113,7 @@ public final class MockI2CBus: I2CBus {
         }
         if let fault = lastingFaults[address] { throw error(fault, address) }
         guard let device = devices[address], !unpluggedAddresses.contains(address) else {
-            throw I2CError(.notAcknowledged, bus: name, address: address, errno: .noDevice)
+            throw I2CError(.notAcknowledged, bus: name, address: address, errno: .noSuchAddressOrDevice)
         }
         return device
     }

@@ -11,19 +11,37 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     /// The calling thread's errno, right after a call reported failure.
     public static var current: Errno { Errno(rawValue: errno) }
 
-    public static let interrupted = Errno(rawValue: EINTR)
-    public static let wouldBlock = Errno(rawValue: EAGAIN)
-    public static let noSuchFile = Errno(rawValue: ENOENT)
-    public static let permissionDenied = Errno(rawValue: EACCES)
+    // Named as swift-system names them, so code reads the same with either.
     public static let notPermitted = Errno(rawValue: EPERM)
-    public static let busy = Errno(rawValue: EBUSY)
-    public static let noDevice = Errno(rawValue: ENXIO)
-    public static let remoteIO = Errno(rawValue: EREMOTEIO)
+    public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
+    public static let noSuchProcess = Errno(rawValue: ESRCH)
+    public static let interrupted = Errno(rawValue: EINTR)
     public static let ioError = Errno(rawValue: EIO)
-    public static let timedOut = Errno(rawValue: ETIMEDOUT)
-    public static let brokenPipe = Errno(rawValue: EPIPE)
-    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    public static let noSuchAddressOrDevice = Errno(rawValue: ENXIO)
+    public static let badFileDescriptor = Errno(rawValue: EBADF)
+    public static let noChildProcess = Errno(rawValue: ECHILD)
+    public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let resourceBusy = Errno(rawValue: EBUSY)
+    public static let fileExists = Errno(rawValue: EEXIST)
+    public static let operationNotSupportedByDevice = Errno(rawValue: ENODEV)
+    public static let notDirectory = Errno(rawValue: ENOTDIR)
+    public static let isDirectory = Errno(rawValue: EISDIR)
     public static let invalidArgument = Errno(rawValue: EINVAL)
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let brokenPipe = Errno(rawValue: EPIPE)
+    public static let resourceTemporarilyUnavailable = Errno(rawValue: EAGAIN)
+    public static let wouldBlock = resourceTemporarilyUnavailable
+    public static let timedOut = Errno(rawValue: ETIMEDOUT)
+    public static let tooManySymbolicLinkLevels = Errno(rawValue: ELOOP)
+    /// ENOTSUP and EOPNOTSUPP, the same number on Linux.
+    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    /// Linux only, so swift-system has no name for it: the I2C chip did not acknowledge.
+    public static let remoteIO = Errno(rawValue: EREMOTEIO)
+
+    /// The name this type had before it followed swift-system; still used by the configuration
+    /// loader, which is changed apart from this.
+    @available(*, deprecated, renamed: "noSuchFileOrDirectory")
+    public static var noSuchFile: Errno { noSuchFileOrDirectory }
 
     public var description: String { String(cString: strerror(rawValue)) }
 }

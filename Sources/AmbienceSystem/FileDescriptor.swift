@@ -47,3 +47,43 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
         try writeAll(Array(text.utf8))
     }
 }
+
+extension FileDescriptor {
+    /// fstat(2): what this descriptor refers to, however its path has changed since.
+    public func status() throws(Errno) -> FileStatus {
+        var info = stat()
+        _ = try retryOnInterrupt { fstat(rawValue, &info) }
+        return FileStatus(info)
+    }
+
+    /// fchmod(2).
+    public func setMode(_ mode: mode_t) throws(Errno) {
+        _ = try retryOnInterrupt { fchmod(rawValue, mode) }
+    }
+
+    /// fchown(2) of the group alone.
+    public func setGroup(_ group: gid_t) throws(Errno) {
+        _ = try retryOnInterrupt { fchown(rawValue, uid_t.max, group) }
+    }
+
+    /// fsync(2): the data (or a directory's entries) on the disk before it returns.
+    public func sync() throws(Errno) {
+        _ = try retryOnInterrupt { fsync(rawValue) }
+    }
+
+    /// Waits up to `milliseconds` (-1: without end) for `events` on any of `descriptors`; the
+    /// events that came, one per descriptor, all empty when the time ran out. A signal ends
+    /// the wait early with all empty, so callers re-check their deadline.
+    public static func poll(_ descriptors: [FileDescriptor], events: Int16, milliseconds: Int32) throws(Errno)
+        -> [Int16]
+    {
+        var polled = descriptors.map { pollfd(fd: $0.rawValue, events: events, revents: 0) }
+        let ready = Glibc.poll(&polled, nfds_t(polled.count), milliseconds)
+        if ready < 0 {
+            let error = Errno.current
+            if error == .interrupted { return Array(repeating: 0, count: descriptors.count) }
+            throw error
+        }
+        return polled.map(\.revents)
+    }
+}

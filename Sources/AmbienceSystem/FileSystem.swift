@@ -31,3 +31,76 @@ public enum FileSystem {
         access(path, F_OK) == 0
     }
 }
+
+/// What stat(2) says about a file, the parts this project looks at.
+public struct FileStatus: Equatable, Sendable {
+    /// The type and permission bits (`st_mode`).
+    public var mode: mode_t
+    public var group: gid_t
+    /// The device and inode: together, which file this is, whatever its name now.
+    public var device: UInt64
+    public var inode: UInt64
+
+    public init(_ info: stat) {
+        mode = info.st_mode
+        group = info.st_gid
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+
+    public var isFIFO: Bool { mode & S_IFMT == S_IFIFO }
+    public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+
+    /// The same file, as opposed to another one at the same path.
+    public func isSameFile(as other: FileStatus) -> Bool {
+        device == other.device && inode == other.inode
+    }
+}
+
+extension FileSystem {
+    /// stat(2), or lstat(2) when `followingLinks` is false.
+    public static func status(of path: String, followingLinks: Bool = true) throws(Errno) -> FileStatus {
+        var info = stat()
+        _ = try retryOnInterrupt { followingLinks ? stat(path, &info) : lstat(path, &info) }
+        return FileStatus(info)
+    }
+
+    /// mkdir(2) of one directory; its parent must exist.
+    public static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
+        _ = try retryOnInterrupt { mkdir(path, mode) }
+    }
+
+    /// mkfifo(3): a named pipe, with `mode` less the umask.
+    public static func makeFIFO(_ path: String, mode: mode_t) throws(Errno) {
+        _ = try retryOnInterrupt { mkfifo(path, mode) }
+    }
+
+    /// rename(2): replaces `destination` in one step.
+    public static func rename(_ source: String, to destination: String) throws(Errno) {
+        _ = try retryOnInterrupt { Glibc.rename(source, destination) }
+    }
+
+    public static func removeFile(_ path: String) throws(Errno) {
+        _ = try retryOnInterrupt { unlink(path) }
+    }
+
+    /// The id of the group named `name`; nil when there is no such group.
+    public static func groupID(named name: String) throws(Errno) -> gid_t? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        while true {
+            let status = getgrnam_r(name, &entry, &buffer, buffer.count, &result)
+            if status == ERANGE, buffer.count < 1 << 20 {
+                buffer = [CChar](repeating: 0, count: buffer.count * 4)
+                continue
+            }
+            if status == EINTR { continue }
+            // getgrnam_r reports "no such group" as 0 with no result, or as one of these.
+            if status == 0 || status == ENOENT || status == ESRCH || status == EBADF || status == EPERM {
+                return result == nil ? nil : entry.gr_gid
+            }
+            throw Errno(rawValue: status)
+        }
+    }
+}

@@ -23,7 +23,7 @@ private func runStatus(_ arguments: inout Arguments) throws -> ExitCode {
     let file: FileDescriptor
     do {
         file = try FileDescriptor.open(path, O_RDONLY)
-    } catch .noSuchFile {
+    } catch .noSuchFileOrDirectory {
         throw CommandFailure(
             message: "the daemon is not running, or has not sampled yet (no \(path))", exitCode: .failure)
     } catch {

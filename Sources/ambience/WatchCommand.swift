@@ -2,10 +2,6 @@ import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 let watchCommand = Command(
     name: "watch",
     summary: "follow the named pipe: print each state, or run a command on each change",
@@ -13,11 +9,12 @@ let watchCommand = Command(
         ambience watch [--pipe PATH] [--exec CMD]
 
           Follows the daemon's named pipe (default /run/ambience/state, JSON or plain), waiting
-          for it to appear and reconnecting when the daemon restarts. Prints each new state word,
-          or with --exec runs CMD with /bin/sh on each new state, the first one included, with
-          AMBIENCE_STATE, AMBIENCE_PREVIOUS (the state CMD last ran with, empty the first time)
-          and AMBIENCE_LUX (empty when unknown) in its environment. One CMD at a time: states
-          that come while it runs are skipped but the newest, which it runs with next.
+          for it to appear, and follows its path: a restarted daemon is read again, even when
+          it made a new pipe there. Prints each new state word, or with --exec runs CMD with
+          /bin/sh on each new state, the first one included, with AMBIENCE_STATE,
+          AMBIENCE_PREVIOUS (the state CMD last ran with, empty the first time) and AMBIENCE_LUX
+          (empty when unknown) in its environment. One CMD at a time: states that come while
+          it runs are skipped but the newest, which it runs with next.
           Runs until interrupted; exit 1 when the path is not a named pipe or cannot be read.
         """,
     run: runWatch)
@@ -27,98 +24,57 @@ private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
     let command = try arguments.option("--exec")
     try arguments.finish()
 
+    let pipe = PipeFollower(path: path)
     var follower = StateFollower()
-    var saidWaiting = false
-    let clock = SystemClock()
     while true {
-        let pipe: FileDescriptor
+        let event: PipeFollower.Event
         do {
-            // Blocks until the daemon opens its end: that is the reconnection.
-            pipe = try FileDescriptor.open(path, O_RDONLY)
-        } catch .noSuchFile {
-            if !saidWaiting {
-                printError("ambience watch: waiting for \(path) to appear (is the daemon running?)")
-            }
-            saidWaiting = true
-            clock.sleep(seconds: 1)
-            continue
+            event = try pipe.next(timeout: .infinity)
         } catch {
-            throw CommandFailure(message: "cannot open \(path): \(error)", exitCode: .failure)
+            throw CommandFailure(message: error.description, exitCode: .failure)
         }
-        var info = stat()
-        guard fstat(pipe.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else {
-            pipe.close()
-            throw CommandFailure(message: "\(path) is not a named pipe", exitCode: .failure)
-        }
-        saidWaiting = false
-        defer { pipe.close() }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count: Int
-            do {
-                count = try buffer.withUnsafeMutableBytes { bytes throws(Errno) in try pipe.read(into: bytes)
-                }
-            } catch {
-                throw CommandFailure(message: "cannot read \(path): \(error)", exitCode: .failure)
-            }
-            guard count > 0 else { break }  // the daemon went away: wait for the next one
+        switch event {
+        case .missing:
+            printError("ambience watch: waiting for \(path) to appear (is the daemon running?)")
+        case .data(let bytes):
             // A read takes everything that piled up while a command ran, so this acts on
             // the newest state only.
-            guard let update = follower.consume(buffer[..<count]) else { continue }
+            guard let update = follower.consume(bytes) else { continue }
             if let command {
                 run(command, for: update)
             } else {
                 printOut(update.state.rawValue)
             }
+        case .closed:
+            follower.disconnected()
+        case .opened, .timedOut:
+            continue
         }
-        follower.disconnected()
     }
 }
 
 /// Runs `command` with the update in its environment and waits for it.
 private func run(_ command: String, for update: StateFollower.Update) {
-    let added = [
-        "AMBIENCE_STATE=" + update.state.rawValue,
-        "AMBIENCE_PREVIOUS=" + (update.previous?.rawValue ?? ""),
-        "AMBIENCE_LUX=" + (update.lux ?? ""),
-    ]
-    var environment: [String] = []
-    var entry = environ
-    while let pointer = entry.pointee {
-        let variable = String(cString: pointer)
-        if !added.contains(where: { variable.hasPrefix($0.prefix { $0 != "=" } + "=") }) {
-            environment.append(variable)
-        }
-        entry = entry.successor()
-    }
-    environment += added
-
-    let arguments = ["/bin/sh", "-c", command]
-    var process = pid_t()
-    let status = withCStringArray(arguments) { argv in
-        withCStringArray(environment) { envp in posix_spawn(&process, "/bin/sh", nil, nil, argv, envp) }
-    }
-    guard status == 0 else {
-        printError("ambience watch: cannot run /bin/sh: \(Errno(rawValue: status))")
+    let environment = Environment.setting(
+        [
+            "AMBIENCE_STATE": update.state.rawValue,
+            "AMBIENCE_PREVIOUS": update.previous?.rawValue ?? "",
+            "AMBIENCE_LUX": update.lux ?? "",
+        ], in: Environment.current)
+    let status: Subprocess.ExitStatus
+    do {
+        status = try Subprocess.run(
+            "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment)
+    } catch {
+        printError("ambience watch: cannot run /bin/sh: \(error)")
         return
     }
-    var exitStatus: Int32 = 0
-    while waitpid(process, &exitStatus, 0) < 0 && errno == EINTR {}
-    // WIFEXITED/WEXITSTATUS are macros Swift does not import.
-    let signal = exitStatus & 0x7f
-    let code = (exitStatus >> 8) & 0xff
-    if signal != 0 {
-        printError("ambience watch: the command for \(update.state.rawValue) ended by signal \(signal)")
-    } else if code != 0 {
+    switch status {
+    case .exited(0):
+        break
+    case .exited(let code):
         printError("ambience watch: the command for \(update.state.rawValue) exited with \(code)")
+    case .signaled(let signal):
+        printError("ambience watch: the command for \(update.state.rawValue) ended by signal \(signal)")
     }
-}
-
-/// A NULL-terminated C array of C strings, alive during `body`.
-private func withCStringArray<R>(
-    _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R
-) -> R {
-    let copies = strings.map { strdup($0) } + [nil]
-    defer { for copy in copies { free(copy) } }
-    return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -8,7 +8,7 @@ struct MemoryFiles: ConfigurationFiles {
 
     func contents(of path: String) throws(Errno) -> [UInt8] {
         if unreadable.contains(path) { throw Errno.permissionDenied }
-        guard let text = files[path] else { throw Errno.noSuchFile }
+        guard let text = files[path] else { throw Errno.noSuchFileOrDirectory }
         return Array(text.utf8)
     }
 

@@ -12,7 +12,8 @@ import Testing
     /// must skip the address quietly, and a driver retry it, instead of asking whether I2C is
     /// enabled at all.
     @Test func aTransfersENODEVIsNoAcknowledgeNotAMissingBus() {
-        let error = I2CError(transferErrno: Errno(rawValue: ENODEV), bus: "/dev/i2c-1", address: 0x29)
+        let error = I2CError(
+            transferErrno: Errno.operationNotSupportedByDevice, bus: "/dev/i2c-1", address: 0x29)
         #expect(error.kind == .notAcknowledged)
         #expect(error.isTransient)
         #expect(error.description.contains("no acknowledge"))
@@ -21,7 +22,7 @@ import Testing
 
     /// Opening the node is where a missing bus shows; that mapping stays.
     @Test func aMissingNodeIsStillAMissingBus() {
-        let error = I2CError(transferErrno: Errno(rawValue: ENOENT), bus: "/dev/i2c-9", address: 0x39)
+        let error = I2CError(transferErrno: Errno.noSuchFileOrDirectory, bus: "/dev/i2c-9", address: 0x39)
         #expect(error.kind == .busMissing)
     }
 }

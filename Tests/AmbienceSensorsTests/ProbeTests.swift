@@ -101,7 +101,7 @@ import Testing
         func kind(_ errno: Errno) -> I2CError.Kind {
             I2CError(transferErrno: errno, bus: "/dev/i2c-1", address: 0x39).kind
         }
-        #expect(kind(.noDevice) == .notAcknowledged)
+        #expect(kind(.noSuchAddressOrDevice) == .notAcknowledged)
         #expect(kind(.remoteIO) == .notAcknowledged)
         #expect(kind(.ioError) == .ioError)
         #expect(kind(.timedOut) == .timedOut)

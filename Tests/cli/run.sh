@@ -204,6 +204,33 @@ shipped_configuration_and_boards_are_valid() {
     done
 }
 
+# Under systemd the runtime directory goes with the daemon, and the restarted daemon makes a new
+# pipe at the same path: watch must follow the path, not stay with the old pipe.
+watch_follows_the_pipe_made_again_after_a_restart() {
+    local rt=$WORK/restart
+    daemon='' watcher=''  # not local: the trap runs when the test's subshell ends, after return
+    trap 'kill $daemon $watcher 2>/dev/null || true' EXIT
+    rm -rf "$rt"
+    timeout 60 "$BIN" simulate --profile step:5:30000:30 --speed 1 --runtime-dir "$rt" \
+        >/dev/null 2>"$WORK/first.err" &
+    daemon=$!
+    eventually 10 test -p "$rt/state"
+    timeout 60 "$BIN" watch --pipe "$rt/state" >"$WORK/watch.out" 2>"$WORK/watch.err" &
+    watcher=$!
+    eventually 10 grep -qx invert "$WORK/watch.out"
+    "$BIN" override contrast --control "$rt/control"
+    eventually 10 grep -qx contrast "$WORK/watch.out"
+    kill -TERM $daemon
+    wait $daemon
+    rm -rf "$rt"
+    timeout 60 "$BIN" simulate --profile step:5:30000:30 --speed 1 --runtime-dir "$rt" \
+        >/dev/null 2>"$WORK/second.err" &
+    daemon=$!
+    eventually 10 test -p "$rt/control"
+    eventually 10 "$BIN" override regular --control "$rt/control"
+    eventually 20 grep -qx regular "$WORK/watch.out" || { echo "watch printed:"; cat "$WORK/watch.out"; return 1; }
+}
+
 for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_exits_1_after_earlier_events \
     unknown_option_is_usage_error missing_file_argument_is_usage_error unknown_command_is_usage_error \
     latency_below_2d_plus_p_is_configuration_error unordered_thresholds_are_configuration_error \
@@ -211,7 +238,8 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     simulation_drives_the_pipe_and_the_state_file override_and_status_talk_to_the_running_daemon \
     override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
-    check_names_file_line_and_key shipped_configuration_and_boards_are_valid; do
+    check_names_file_line_and_key shipped_configuration_and_boards_are_valid \
+    watch_follows_the_pipe_made_again_after_a_restart; do
     check "$test" "$test"
 done
 check harness_ends_a_hanging_test "$HERE/harness-test.sh"

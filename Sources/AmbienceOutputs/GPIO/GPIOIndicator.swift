@@ -93,7 +93,7 @@ public final class GPIOIndicator: Sink {
             request = try chip.requestOutputs(lines, consumer: Self.consumer)
         } catch {
             defer { chip.close() }
-            if error == .busy {
+            if error == .resourceBusy {
                 for role in roles {
                     if let holder = try? chip.consumer(ofLine: offset(role)) {
                         throw .lineBusy(
@@ -174,7 +174,7 @@ public final class GPIOIndicator: Sink {
             let path = selector.contains("/") ? selector : "/dev/gpiochip" + selector
             do {
                 return try devices.openChip(at: path)
-            } catch .noSuchFile {
+            } catch .noSuchFileOrDirectory {
                 throw notFound("no GPIO chip at \(path)")
             } catch .permissionDenied, .notPermitted {
                 throw Files.failure("open", path, .permissionDenied).withGPIOHint

@@ -43,7 +43,7 @@ final class LibgpiodChip: GPIOChip {
     var lineCount: Int { chip.map { Int(ambience_gpio_chip_line_count($0)) } ?? 0 }
 
     func consumer(ofLine offset: UInt32) throws(Errno) -> String? {
-        guard let chip else { throw Errno(rawValue: EBADF) }
+        guard let chip else { throw Errno.badFileDescriptor }
         var buffer = [CChar](repeating: 0, count: 64)
         switch ambience_gpio_line_consumer(chip, offset, &buffer, buffer.count) {
         case 0: return nil
@@ -54,7 +54,7 @@ final class LibgpiodChip: GPIOChip {
     }
 
     func requestOutputs(_ lines: [GPIOOutputLine], consumer: String) throws(Errno) -> any GPIOLineRequest {
-        guard let chip else { throw Errno(rawValue: EBADF) }
+        guard let chip else { throw Errno.badFileDescriptor }
         let offsets = lines.map(\.offset)
         let activeLow = lines.map(\.activeLow)
         let values = lines.map { Int32($0.initiallyActive ? 1 : 0) }
@@ -79,7 +79,7 @@ final class LibgpiodLineRequest: GPIOLineRequest {
     deinit { release() }
 
     func setActive(_ active: Bool, at index: Int) throws(Errno) {
-        guard let request else { throw Errno(rawValue: EBADF) }
+        guard let request else { throw Errno.badFileDescriptor }
         if ambience_gpio_request_set_value(request, index, active ? 1 : 0) != 0 { throw Errno.current }
     }
 
