@@ -86,7 +86,7 @@ extension DaemonConfiguration {
             let bytes: [UInt8]
             do {
                 bytes = try files.contents(of: path)
-            } catch  where error == .noSuchFile || error == Errno(rawValue: ENOTDIR) {
+            } catch  where error == .noSuchFileOrDirectory || error == .notDirectory {
                 continue
             } catch {
                 decoder.fail(

@@ -38,11 +38,6 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     /// Linux only, so swift-system has no name for it: the I2C chip did not acknowledge.
     public static let remoteIO = Errno(rawValue: EREMOTEIO)
 
-    /// The name this type had before it followed swift-system; still used by the configuration
-    /// loader, which is changed apart from this.
-    @available(*, deprecated, renamed: "noSuchFileOrDirectory")
-    public static var noSuchFile: Errno { noSuchFileOrDirectory }
-
     public var description: String { String(cString: strerror(rawValue)) }
 }
 
