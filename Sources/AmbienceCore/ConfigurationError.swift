@@ -1,5 +1,7 @@
 /// A value that the configuration model refuses, naming the key at fault and why.
-/// File and line are added by whoever read the value from a file.
+/// The key is its owner's own name for the value (the engine's `latencyBound`, a driver's
+/// `mtreg`); whoever read the value maps it to the name the user wrote (`timing.latency` in the
+/// file, `--latency` on replay's command line) and adds file and line.
 public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
     public var key: String
     public var message: String
@@ -10,4 +12,9 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
     }
 
     public var description: String { "\(key): \(message)" }
+
+    /// The same refusal under the name `rename` gives its key (the key as it is without one).
+    public func renamingKey(_ rename: (String) -> String?) -> ConfigurationError {
+        ConfigurationError(key: rename(key) ?? key, message: message)
+    }
 }

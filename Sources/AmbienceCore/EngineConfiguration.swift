@@ -1,3 +1,10 @@
+/// The engine's own names for its values: the keys of its refusals.
+public enum EngineField: String, CaseIterable, Sendable {
+    case invertRegular, invertRegularFall, invertRegularRise
+    case regularContrast, regularContrastFall, regularContrastRise
+    case timeConstant, minimumDwell, latencyBound, sampleInterval, faultAfter
+}
+
 /// Thresholds and timing for the engine, validated together since the guarantees depend
 /// on how they relate: the latency bound L must leave room for one dwell D to end, one more D
 /// of evidence, and one sample interval P (L ≥ 2D + P).
@@ -25,20 +32,22 @@ public struct EngineConfiguration: Equatable, Sendable {
     ) throws(ConfigurationError) {
         guard timeConstant.isFinite, timeConstant > 0 else {
             throw ConfigurationError(
-                key: "filter.tau", message: "τ must be a positive number of seconds, not \(timeConstant)")
+                key: EngineField.timeConstant.rawValue,
+                message: "τ must be a positive number of seconds, not \(timeConstant)")
         }
         guard minimumDwell.isFinite, minimumDwell >= 0 else {
             throw ConfigurationError(
-                key: "timing.dwell", message: "D must be zero or more seconds, not \(minimumDwell)")
+                key: EngineField.minimumDwell.rawValue,
+                message: "D must be zero or more seconds, not \(minimumDwell)")
         }
         guard sampleInterval.isFinite, sampleInterval > 0 else {
             throw ConfigurationError(
-                key: "sensor.interval",
+                key: EngineField.sampleInterval.rawValue,
                 message: "P must be a positive number of seconds, not \(sampleInterval)")
         }
         guard latencyBound.isFinite, latencyBound >= 2 * minimumDwell + sampleInterval else {
             throw ConfigurationError(
-                key: "timing.latency",
+                key: EngineField.latencyBound.rawValue,
                 message:
                     "L (\(latencyBound) s) must be at least 2D + P = 2 × \(minimumDwell) + \(sampleInterval)"
                     + " = \(2 * minimumDwell + sampleInterval) s: a switch may wait out one dwell,"
@@ -46,8 +55,8 @@ public struct EngineConfiguration: Equatable, Sendable {
         }
         guard faultAfter.isFinite, faultAfter > sampleInterval else {
             throw ConfigurationError(
-                key: "timing.fault_after",
-                message: "fault_after (\(faultAfter) s) must be longer than the sample interval P"
+                key: EngineField.faultAfter.rawValue,
+                message: "the wait before a fault (\(faultAfter) s) must be longer than the sample interval P"
                     + " (\(sampleInterval) s), or every ordinary wait for a sample would be a fault")
         }
         self.thresholds = thresholds

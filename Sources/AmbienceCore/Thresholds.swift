@@ -21,26 +21,26 @@ public struct Thresholds: Equatable, Sendable {
         regularContrast: Boundary(fall: 2500, rise: 5000))
 
     public init(invertRegular: Boundary, regularContrast: Boundary) throws(ConfigurationError) {
-        let values = [
-            ("invert_regular.fall", invertRegular.fall), ("invert_regular.rise", invertRegular.rise),
-            ("regular_contrast.fall", regularContrast.fall), ("regular_contrast.rise", regularContrast.rise),
+        let values: [(EngineField, Double)] = [
+            (.invertRegularFall, invertRegular.fall), (.invertRegularRise, invertRegular.rise),
+            (.regularContrastFall, regularContrast.fall), (.regularContrastRise, regularContrast.rise),
         ]
-        for (key, value) in values where !value.isFinite {
+        for (field, value) in values where !value.isFinite {
             throw ConfigurationError(
-                key: "thresholds.\(key)", message: "must be a finite number of lux, not \(value)")
+                key: field.rawValue, message: "must be a finite number of lux, not \(value)")
         }
-        for boundary in [("invert_regular", invertRegular), ("regular_contrast", regularContrast)]
+        for boundary in [(EngineField.invertRegular, invertRegular), (.regularContrast, regularContrast)]
         where !(boundary.1.fall < boundary.1.rise) {
             throw ConfigurationError(
-                key: "thresholds.\(boundary.0)",
+                key: boundary.0.rawValue,
                 message: "fall (\(boundary.1.fall)) must be below rise (\(boundary.1.rise)): "
                     + "the gap between them is the hysteresis")
         }
         guard invertRegular.rise < regularContrast.fall else {
             throw ConfigurationError(
-                key: "thresholds.regular_contrast.fall",
-                message: "regular_contrast.fall (\(regularContrast.fall)) must be above "
-                    + "invert_regular.rise (\(invertRegular.rise)): boundaries must be strictly ordered")
+                key: EngineField.regularContrastFall.rawValue,
+                message: "the regular/contrast fall (\(regularContrast.fall)) must be above "
+                    + "the invert/regular rise (\(invertRegular.rise)): boundaries must be strictly ordered")
         }
         self.invertRegular = invertRegular
         self.regularContrast = regularContrast

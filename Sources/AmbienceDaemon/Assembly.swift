@@ -31,8 +31,12 @@ public enum Assembly {
         }
         do throws(OutputError) {
             if wanted.contains(.indicators), let settings = configuration.gpio {
-                built.indicators = try GPIOIndicator(
-                    settings, devices: devices, log: { logger.log(.warning, $0) })
+                do {
+                    built.indicators = try GPIOIndicator(
+                        settings, devices: devices, log: { logger.log(.warning, $0) })
+                } catch {
+                    throw error.renamingKey { "gpio." + $0 }
+                }
             }
             try files(
                 configuration, parts: wanted, renderTime: EventTime.wallClock(monotonic: clock),
@@ -96,7 +100,11 @@ public enum Assembly {
         let log: OutputLog = { logger.log(.warning, $0) }
         if wanted.contains(.pipes) {
             for pipe in configuration.pipes.sinks {
-                built.pipes.append(try NamedPipeSink(pipe, renderTime: renderTime, log: log))
+                do {
+                    built.pipes.append(try NamedPipeSink(pipe, renderTime: renderTime, log: log))
+                } catch {
+                    throw error.renamingKey { "pipes." + $0 }
+                }
             }
         }
         if wanted.contains(.stateFile) {
@@ -104,9 +112,13 @@ public enum Assembly {
                 path: configuration.stateFile, renderTime: renderTime, log: log)
         }
         if wanted.contains(.control) {
-            built.control = try ControlPipe(
-                path: configuration.controlPipe, mode: .init(configuration.controlMode),
-                group: configuration.controlGroup, key: "control_pipe", log: log)
+            do {
+                built.control = try ControlPipe(
+                    path: configuration.controlPipe, mode: .init(configuration.controlMode),
+                    group: configuration.controlGroup, log: log)
+            } catch {
+                throw error.renamingKey { "control_" + $0 }
+            }
         }
     }
 

@@ -127,13 +127,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
             self.group = group
         }
 
-        /// One sink configuration per path, keyed by its place in the file (`pipes.paths[0]`) so
-        /// that a failure to create it names the setting to fix.
+        /// One sink configuration per path.
         public var sinks: [NamedPipeSink.Configuration] {
-            paths.enumerated().map { index, path in
-                NamedPipeSink.Configuration(
-                    path: path, format: format, mode: mode, group: group, key: "pipes.paths[\(index)]")
-            }
+            paths.map { NamedPipeSink.Configuration(path: $0, format: format, mode: mode, group: group) }
         }
     }
 }

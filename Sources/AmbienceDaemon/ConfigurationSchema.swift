@@ -159,7 +159,7 @@ extension DaemonConfiguration {
         do {
             thresholds = try Thresholds(invertRegular: invertRegular, regularContrast: regularContrast)
         } catch {
-            decoder.adopt(error)
+            decoder.adopt(error.renamingKey(fileKey))
             // Go on with the defaults so that the timing is checked too.
             thresholds = defaults.thresholds
         }
@@ -168,8 +168,26 @@ extension DaemonConfiguration {
                 thresholds: thresholds, timeConstant: tau, minimumDwell: dwell, latencyBound: latency,
                 sampleInterval: sampleInterval ?? defaults.sampleInterval, faultAfter: faultAfter)
         } catch {
-            decoder.adopt(error)
+            decoder.adopt(error.renamingKey(fileKey))
             return defaults
+        }
+    }
+
+    /// Where the file keeps each of the engine's values.
+    static func fileKey(_ field: String) -> String? {
+        switch EngineField(rawValue: field) {
+        case .invertRegular: "thresholds.invert_regular"
+        case .invertRegularFall: "thresholds.invert_regular.fall"
+        case .invertRegularRise: "thresholds.invert_regular.rise"
+        case .regularContrast: "thresholds.regular_contrast"
+        case .regularContrastFall: "thresholds.regular_contrast.fall"
+        case .regularContrastRise: "thresholds.regular_contrast.rise"
+        case .timeConstant: "filter.tau"
+        case .minimumDwell: "timing.dwell"
+        case .latencyBound: "timing.latency"
+        case .sampleInterval: "sensor.interval"
+        case .faultAfter: "timing.fault_after"
+        case nil: nil
         }
     }
 
@@ -192,25 +210,19 @@ extension DaemonConfiguration {
         decoder.allowOnly(states, in: everyLines)
         let lines = Section(path: everyLines.path, layers: Array(everyLines.layers.prefix(1)))
         var offsets: [AmbienceState: UInt32] = [:]
-        var used: [(key: String, offset: Int)] = []
         for state in AmbienceState.allCases {
             if let offset = decoder.integer(state.rawValue, in: lines, range: range, meaning: "a line offset")
             {
                 offsets[state] = UInt32(offset)
-                used.append((lines.key(state.rawValue), offset))
             }
         }
         let fault = decoder.integer("fault", in: section, range: range, meaning: "a line offset")
-        if let fault { used.append((section.key("fault"), fault)) }
-        for (index, use) in used.enumerated() {
-            if let first = used[..<index].first(where: { $0.offset == use.offset }) {
-                decoder.adopt(
-                    ConfigurationError(
-                        key: use.key,
-                        message: "line \(use.offset) is already \(first.key); a line shows one thing"))
-            }
-        }
         let activeLow = decoder.boolean("active_low", in: section) ?? false
+        let lineSettings = GPIOIndicator.Configuration(
+            chip: chip ?? "", lines: offsets, fault: fault.map(UInt32.init), activeLow: activeLow)
+        for repeated in lineSettings.repeatedLines() {
+            decoder.adopt(repeated.renamingKey { section.key($0) })
+        }
         guard !offsets.isEmpty || fault != nil else { return nil }
         guard let chip else {
             if !section.layers.contains(where: { $0.table["chip"] != nil }) {

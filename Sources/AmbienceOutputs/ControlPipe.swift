@@ -33,11 +33,11 @@ public final class ControlPipe {
     /// Creates the pipe if needed, with `mode` and `group` (see `Files.prepareFIFO`), and opens it.
     public init(
         path: String = ControlPipe.defaultPath, mode: mode_t = ControlPipe.defaultMode, group: String? = nil,
-        key: String = "control", log: @escaping OutputLog
+        log: @escaping OutputLog
     ) throws(OutputError) {
         self.path = path
         report = FaultReport(log: log)
-        try Files.prepareFIFO(path, mode: mode, group: group, key: key)
+        try Files.prepareFIFO(path, mode: mode, group: group)
         do {
             reader = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
             keepAlive = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)

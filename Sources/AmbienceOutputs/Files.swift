@@ -44,19 +44,20 @@ enum Files {
     }
 
     /// The id of the group named `name` (or given as a number).
-    static func groupID(_ name: String, key: String) throws(OutputError) -> gid_t {
+    static func groupID(_ name: String) throws(OutputError) -> gid_t {
         if let number = gid_t(name) { return number }
         guard let id = (try? FileSystem.groupID(named: name)) ?? nil else {
-            throw .configuration(ConfigurationError(key: key, message: "no group named '\(name)'"))
+            throw .configuration(ConfigurationError(key: "group", message: "no group named '\(name)'"))
         }
         return id
     }
 
     /// Makes sure `path` is a named pipe with `mode` and `group`: creates it (and its parent
     /// directories) when missing, refuses anything else that is there without touching it.
-    static func prepareFIFO(_ path: String, mode: mode_t, group: String?, key: String) throws(OutputError) {
+    /// A group that does not exist is refused as the field `group`.
+    static func prepareFIFO(_ path: String, mode: mode_t, group: String?) throws(OutputError) {
         var groupID: gid_t?
-        if let group { groupID = try Files.groupID(group, key: key + ".group") }
+        if let group { groupID = try Files.groupID(group) }
         try makeDirectories(parent(of: path))
         var status: FileStatus
         do {

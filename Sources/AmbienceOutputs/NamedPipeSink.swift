@@ -26,19 +26,16 @@ public final class NamedPipeSink: Sink {
         public var mode: mode_t
         /// A group name or number; nil leaves the creator's group.
         public var group: String?
-        /// The configuration key of this pipe, for errors such as "<key>.group".
-        public var key: String
 
         public init(
             path: String = Configuration.defaultPath, format: EventLine.Format = .json,
             mode: mode_t = Configuration.defaultMode,
-            group: String? = nil, key: String = "pipe"
+            group: String? = nil
         ) {
             self.path = path
             self.format = format
             self.mode = mode
             self.group = group
-            self.key = key
         }
     }
 
@@ -69,7 +66,7 @@ public final class NamedPipeSink: Sink {
         report = FaultReport(log: log)
         signal(SIGPIPE, SIG_IGN)
         try Files.prepareFIFO(
-            configuration.path, mode: configuration.mode, group: configuration.group, key: configuration.key)
+            configuration.path, mode: configuration.mode, group: configuration.group)
         watchOpens()
     }
 
@@ -170,7 +167,7 @@ public final class NamedPipeSink: Sink {
             // Removed while running (a cleanup of /run): made again, for the next reader.
             do {
                 try Files.prepareFIFO(
-                    path, mode: configuration.mode, group: configuration.group, key: configuration.key)
+                    path, mode: configuration.mode, group: configuration.group)
                 watchOpens()
                 log("\(path): the named pipe was removed while running, and is made again")
             } catch {

@@ -33,6 +33,17 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same error with its key under the name `rename` gives it: an output names its own
+    /// fields (`group`, `lines.invert`), its user the keys they were set by.
+    public func renamingKey(_ rename: (String) -> String?) -> OutputError {
+        switch self {
+        case .configuration(let error): .configuration(error.renamingKey(rename))
+        case .lineBusy(let key, let chip, let offset, let consumer):
+            .lineBusy(key: rename(key) ?? key, chip: chip, offset: offset, consumer: consumer)
+        default: self
+        }
+    }
+
     public var configurationError: ConfigurationError? {
         if case .configuration(let error) = self { return error }
         return nil

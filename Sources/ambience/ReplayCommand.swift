@@ -76,14 +76,33 @@ func engineConfiguration(_ arguments: inout Arguments, defaults: EngineConfigura
         }
         return Boundary(fall: fall, rise: rise)
     }
-    let thresholds = try Thresholds(
-        invertRegular: boundary("--invert-regular", defaults.thresholds.invertRegular),
-        regularContrast: boundary("--regular-contrast", defaults.thresholds.regularContrast))
-    return try EngineConfiguration(
-        thresholds: thresholds,
-        timeConstant: arguments.number("--tau") ?? defaults.timeConstant,
-        minimumDwell: arguments.number("--dwell") ?? defaults.minimumDwell,
-        latencyBound: arguments.number("--latency") ?? defaults.latencyBound,
-        sampleInterval: arguments.number("--interval") ?? defaults.sampleInterval,
-        faultAfter: arguments.number("--fault-after") ?? defaults.faultAfter)
+    let invertRegular = try boundary("--invert-regular", defaults.thresholds.invertRegular)
+    let regularContrast = try boundary("--regular-contrast", defaults.thresholds.regularContrast)
+    let timeConstant = try arguments.number("--tau") ?? defaults.timeConstant
+    let minimumDwell = try arguments.number("--dwell") ?? defaults.minimumDwell
+    let latencyBound = try arguments.number("--latency") ?? defaults.latencyBound
+    let sampleInterval = try arguments.number("--interval") ?? defaults.sampleInterval
+    let faultAfter = try arguments.number("--fault-after") ?? defaults.faultAfter
+    do throws(ConfigurationError) {
+        return try EngineConfiguration(
+            thresholds: Thresholds(invertRegular: invertRegular, regularContrast: regularContrast),
+            timeConstant: timeConstant, minimumDwell: minimumDwell, latencyBound: latencyBound,
+            sampleInterval: sampleInterval, faultAfter: faultAfter)
+    } catch {
+        throw error.renamingKey(optionName)
+    }
+}
+
+/// The option that sets each of the engine's values.
+private func optionName(_ field: String) -> String? {
+    switch EngineField(rawValue: field) {
+    case .invertRegular, .invertRegularFall, .invertRegularRise: "--invert-regular"
+    case .regularContrast, .regularContrastFall, .regularContrastRise: "--regular-contrast"
+    case .timeConstant: "--tau"
+    case .minimumDwell: "--dwell"
+    case .latencyBound: "--latency"
+    case .sampleInterval: "--interval"
+    case .faultAfter: "--fault-after"
+    case nil: nil
+    }
 }

@@ -20,7 +20,7 @@ let watchCommand = Command(
     run: runWatch)
 
 private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
-    let path = try arguments.option("--pipe") ?? NamedPipeSink.Configuration().path
+    let path = try arguments.option("--pipe") ?? NamedPipeSink.Configuration.defaultPath
     let command = try arguments.option("--exec")
     try arguments.finish()
 

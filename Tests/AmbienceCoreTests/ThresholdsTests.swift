@@ -41,7 +41,7 @@ struct ThresholdsTests {
                 invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 900, rise: 800))
             Issue.record("accepted fall above rise")
         } catch {
-            #expect(error.key == "thresholds.regular_contrast")
+            #expect(error.key == "regularContrast")
             #expect(error.message.contains("900") && error.message.contains("800"))
         }
     }
@@ -53,7 +53,7 @@ struct ThresholdsTests {
             )
             Issue.record("accepted overlapping boundaries")
         } catch {
-            #expect(error.key == "thresholds.regular_contrast.fall")
+            #expect(error.key == "regularContrastFall")
             #expect(error.message.contains("strictly ordered"))
         }
     }
@@ -94,7 +94,7 @@ struct EngineConfigurationTests {
             _ = try configuration(dwell: 5, latency: 10.5, interval: 1)
             Issue.record("accepted L < 2D + P")
         } catch {
-            #expect(error.key == "timing.latency")
+            #expect(error.key == "latencyBound")
             #expect(
                 error.message.contains("10.5") && error.message.contains("2D + P")
                     && error.message.contains("11"))
@@ -105,7 +105,7 @@ struct EngineConfigurationTests {
     func rejectsNonPositiveTau(tau: Double) {
         #expect(
             throws: ConfigurationError(
-                key: "filter.tau", message: "τ must be a positive number of seconds, not \(tau)")
+                key: "timeConstant", message: "τ must be a positive number of seconds, not \(tau)")
         ) {
             try configuration(tau: tau)
         }
@@ -121,7 +121,7 @@ struct EngineConfigurationTests {
             _ = try configuration(interval: 1, faultAfter: 1)
             Issue.record("accepted fault_after == P")
         } catch {
-            #expect(error.key == "timing.fault_after")
+            #expect(error.key == "faultAfter")
         }
     }
 

@@ -136,14 +136,13 @@ import Testing
         #expect(Kind.allCases.allSatisfy { $0.addresses.contains($0.defaultAddress) })
     }
 
-    @Test func eachPipeIsASinkNamedByItsKey() throws {
+    @Test func eachPathIsASinkWithThePipesSettings() throws {
         let pipes = try Fixture.load(
             Fixture.minimal(
                 "[pipes]\npaths = ['/run/a', '/run/b']\nformat = 'plain'\nmode = 0o640\ngroup = 'k'")
         ).pipes
         let sinks = pipes.sinks
         #expect(sinks.map(\.path) == ["/run/a", "/run/b"])
-        #expect(sinks.map(\.key) == ["pipes.paths[0]", "pipes.paths[1]"])
         #expect(sinks.allSatisfy { $0.format == .plain && $0.mode == 0o640 && $0.group == "k" })
     }
 

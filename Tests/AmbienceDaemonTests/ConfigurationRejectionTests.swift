@@ -289,8 +289,8 @@ import Testing
             Fixture.errors(
                 Fixture.minimal("[gpio]\nchip = 'c'\nlines = { invert = 17, regular = 17 }\nfault = 17"))
                 == [
-                    "\(Self.file):5: gpio.lines.regular: line 17 is already gpio.lines.invert; a line shows one thing",
-                    "\(Self.file):6: gpio.fault: line 17 is already gpio.lines.invert; a line shows one thing",
+                    "\(Self.file):5: gpio.lines.regular: line 17 already shows invert; a line shows one thing",
+                    "\(Self.file):6: gpio.fault: line 17 already shows invert; a line shows one thing",
                 ])
     }
 

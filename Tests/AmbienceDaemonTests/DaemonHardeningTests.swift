@@ -355,4 +355,25 @@ final class PollingWaiter: LoopWaiting {
         #expect(rig.directory.mode(of: "control") == 0o620)
         #expect(parts.pipes.isEmpty && parts.sensor == nil, "only the part asked for")
     }
+
+    @Test func outputsNameTheirFieldsAndTheConfigurationPlacesThemAtItsKeys() throws {
+        let rig = RealPartsRig()
+        var configuration = rig.configuration()
+        configuration.controlGroup = "no-such-group-ambience"
+        configuration.pipes.group = "no-such-group-ambience"
+        configuration.gpio = GPIOIndicator.Configuration(chip: "gpiochip0", lines: [.regular: 9])
+        for (part, key) in [
+            (DaemonPart.control, "control_group"), (.pipes, "pipes.group"),
+            (.indicators, "gpio.lines.regular"),
+        ] {
+            #expect {
+                _ = try rig.assemble(configuration, [part])
+            } throws: { error in
+                guard let error = error as? DaemonError, case .configuration(let errors) = error else {
+                    return false
+                }
+                return errors.errors.map(\.key) == [key]
+            }
+        }
+    }
 }

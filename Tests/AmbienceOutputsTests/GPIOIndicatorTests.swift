@@ -83,14 +83,14 @@ import Testing
         chip.heldByOthers[22] = "gpio-keys"
         #expect(
             throws: OutputError.lineBusy(
-                key: "gpio.lines.contrast", chip: "gpiochip0 (pinctrl-bcm2711)", offset: 22,
+                key: "lines.contrast", chip: "gpiochip0 (pinctrl-bcm2711)", offset: 22,
                 consumer: "gpio-keys")
         ) { try GPIOIndicator(configuration, devices: devices, log: log.log) }
         #expect(chip.requested.isEmpty)
         #expect(devices.openChipCount == 0)
         #expect(
-            OutputError.lineBusy(key: "gpio.fault", chip: "gpiochip0", offset: 5, consumer: "").description
-                == "gpio.fault: line 5 of gpiochip0 is busy, held by another consumer (unnamed)")
+            OutputError.lineBusy(key: "fault", chip: "gpiochip0", offset: 5, consumer: "").description
+                == "fault: line 5 of gpiochip0 is busy, held by another consumer (unnamed)")
     }
 
     @Test(arguments: ["pinctrl-bcm2711", "gpiochip0", "/dev/gpiochip0", "0"])
@@ -107,7 +107,7 @@ import Testing
         var configuration = configuration
         configuration.chip = "pinctrl-rp1"
         let expected = ConfigurationError(
-            key: "gpio.chip",
+            key: "chip",
             message:
                 "no GPIO chip named or labelled 'pinctrl-rp1' (present: gpiochip1 (raspberrypi-exp-gpio), gpiochip0 (pinctrl-bcm2711))"
         )
@@ -117,7 +117,7 @@ import Testing
         configuration.chip = "/dev/gpiochip7"
         #expect(
             throws: OutputError.configuration(
-                .init(key: "gpio.chip", message: "no GPIO chip at /dev/gpiochip7"))
+                .init(key: "chip", message: "no GPIO chip at /dev/gpiochip7"))
         ) {
             try GPIOIndicator(configuration, devices: devices, log: log.log)
         }
@@ -130,7 +130,7 @@ import Testing
         #expect(
             throws: OutputError.configuration(
                 .init(
-                    key: "gpio.lines.contrast",
+                    key: "lines.contrast",
                     message: "line 58 is out of range: gpiochip0 (pinctrl-bcm2711) has lines 0–57"))
         ) { try GPIOIndicator(configuration, devices: devices, log: log.log) }
         configuration.lines[.contrast] = 22
@@ -139,7 +139,7 @@ import Testing
         do {
             _ = try GPIOIndicator(configuration, devices: devices, log: log.log)
         } catch {
-            #expect(error.configurationError?.key == "gpio.fault")
+            #expect(error.configurationError?.key == "fault")
         }
         #expect(devices.openChipCount == 0)
     }
@@ -149,7 +149,7 @@ import Testing
         configuration.fault = 27
         #expect(
             throws: OutputError.configuration(
-                .init(key: "gpio.fault", message: "line 27 is already gpio.lines.regular"))
+                .init(key: "fault", message: "line 27 already shows regular; a line shows one thing"))
         ) { try GPIOIndicator(configuration, devices: devices, log: log.log) }
     }
 

@@ -17,7 +17,7 @@ import Testing
             chip: "/dev/gpiochip-ambience-missing", lines: [.invert: 1])
         #expect(
             throws: OutputError.configuration(
-                .init(key: "gpio.chip", message: "no GPIO chip at /dev/gpiochip-ambience-missing"))
+                .init(key: "chip", message: "no GPIO chip at /dev/gpiochip-ambience-missing"))
         ) { try GPIOIndicator(configuration, log: { _ in }) }
     }
 
@@ -27,7 +27,7 @@ import Testing
             _ = try GPIOIndicator(configuration, log: { _ in })
             Issue.record("/dev/null taken for a GPIO chip")
         } catch {
-            #expect(error.configurationError?.key == "gpio.chip")
+            #expect(error.configurationError?.key == "chip")
             #expect(error.description.contains("/dev/null is not a GPIO chip"))
         }
     }
@@ -39,7 +39,7 @@ import Testing
             Issue.record("found a chip labelled no-such-label-ambience")
         } catch {
             #expect(
-                error.configurationError?.key == "gpio.chip"
+                error.configurationError?.key == "chip"
                     || error.description.contains("permission denied"))
         }
     }

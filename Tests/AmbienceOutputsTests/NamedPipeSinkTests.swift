@@ -288,13 +288,13 @@ import Testing
         #expect(info.st_gid == gid_t(group)!)
     }
 
-    @Test func anUnknownGroupIsAConfigurationErrorNamingTheKey() throws {
+    @Test func anUnknownGroupIsAConfigurationErrorNamingTheField() throws {
         let configuration = NamedPipeSink.Configuration(
-            path: directory.file("state"), group: "no-such-group-ambience", key: "pipes.kiosk")
+            path: directory.file("state"), group: "no-such-group-ambience")
         #expect(
             throws: OutputError.configuration(
                 ConfigurationError(
-                    key: "pipes.kiosk.group", message: "no group named 'no-such-group-ambience'"))
+                    key: "group", message: "no group named 'no-such-group-ambience'"))
         ) {
             try NamedPipeSink(configuration, renderTime: EventTime.seconds, log: log.log)
         }

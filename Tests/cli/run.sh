@@ -64,12 +64,13 @@ unknown_command_is_usage_error() { expect_exit 2 "$BIN" frobnicate; }
 
 latency_below_2d_plus_p_is_configuration_error() {
     expect_exit 78 "$BIN" replay --dwell 5 --latency 10 --interval 1 - </dev/null
-    grep -q 'timing.latency' "$WORK/err" && grep -q '2D + P' "$WORK/err"
+    grep -q -- '--latency: L (10 s)' "$WORK/err" && grep -q '2D + P' "$WORK/err"
+    ! grep -q 'timing.latency' "$WORK/err"  # a key the user never wrote
 }
 
 unordered_thresholds_are_configuration_error() {
     expect_exit 78 "$BIN" replay --invert-regular 100,50 - </dev/null
-    grep -q 'thresholds.invert_regular' "$WORK/err"
+    grep -q -- '--invert-regular: fall (100' "$WORK/err"
 }
 
 unreadable_file_is_runtime_error() {

@@ -26,6 +26,28 @@ public final class GPIOIndicator: Sink {
             self.fault = fault
             self.activeLow = activeLow
         }
+
+        /// The lines in request order (the states', then the fault's), each with its field:
+        /// `lines.invert`, …, `fault`. Errors name these fields; the daemon's configuration
+        /// places them at its own keys.
+        var roles: [(field: String, shows: String, offset: UInt32)] {
+            AmbienceState.allCases.compactMap { state in
+                lines[state].map { ("lines." + state.rawValue, state.rawValue, $0) }
+            } + (fault.map { [("fault", "the fault", $0)] } ?? [])
+        }
+
+        /// A line shows one thing: each line given a second role, refused.
+        public func repeatedLines() -> [ConfigurationError] {
+            let roles = roles
+            return roles.indices.compactMap { index in
+                let role = roles[index]
+                return roles[..<index].first { $0.offset == role.offset }.map { earlier in
+                    ConfigurationError(
+                        key: role.field,
+                        message: "line \(role.offset) already shows \(earlier.shows); a line shows one thing")
+                }
+            }
+        }
     }
 
     public static let consumer = "ambience"
@@ -59,8 +81,8 @@ public final class GPIOIndicator: Sink {
         if configuration.fault != nil { roles.append(.fault) }
         func key(_ role: Role) -> String {
             switch role {
-            case .state(let state): "gpio.lines.\(state.rawValue)"
-            case .fault: "gpio.fault"
+            case .state(let state): "lines.\(state.rawValue)"
+            case .fault: "fault"
             }
         }
         func offset(_ role: Role) -> UInt32 {
@@ -69,13 +91,7 @@ public final class GPIOIndicator: Sink {
             case .fault: configuration.fault!
             }
         }
-        for (index, role) in roles.enumerated() {
-            if let earlier = roles[..<index].first(where: { offset($0) == offset(role) }) {
-                throw .configuration(
-                    ConfigurationError(
-                        key: key(role), message: "line \(offset(role)) is already \(key(earlier))"))
-            }
-        }
+        if let repeated = configuration.repeatedLines().first { throw .configuration(repeated) }
 
         let chip = try Self.findChip(configuration.chip, devices: devices)
         chipDescription = "\(chip.name) (\(chip.label))"
@@ -168,7 +184,7 @@ public final class GPIOIndicator: Sink {
     /// By path, by number, or by name or label among the chips present.
     static func findChip(_ selector: String, devices: any GPIODevices) throws(OutputError) -> any GPIOChip {
         let notFound = { (detail: String) in
-            OutputError.configuration(ConfigurationError(key: "gpio.chip", message: detail))
+            OutputError.configuration(ConfigurationError(key: "chip", message: detail))
         }
         if selector.contains("/") || UInt32(selector) != nil {
             let path = selector.contains("/") ? selector : "/dev/gpiochip" + selector
