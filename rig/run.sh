@@ -8,7 +8,7 @@
 #
 # Environment:
 #   RIG_DIR        build products (default <repo>/.rig)
-#   RIG_TIMEOUT    seconds before a guest is given up on (default 300)
+#   RIG_TIMEOUT    seconds before a guest is given up on (default 600)
 #   RIG_SMP        virtual CPUs (default 2)
 #   RIG_ACCEL      kvm or tcg (default: kvm where the host really has hardware KVM)
 # The guest's command sees RIG_DIR and RIG_REPO too.
@@ -16,7 +16,7 @@ set -euo pipefail
 # shellcheck source=rig/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-RIG_TIMEOUT=${RIG_TIMEOUT:-300}
+RIG_TIMEOUT=${RIG_TIMEOUT:-600}
 RIG_SMP=${RIG_SMP:-2}
 # The kernel command line holds at most 2048 bytes; leave room for the rest of it.
 MAX_ENCODED_COMMAND=1700

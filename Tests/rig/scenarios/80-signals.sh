@@ -96,7 +96,9 @@ sighup_applies_a_new_threshold_without_a_restart() {
     # configuration it runs: 1000 lx is above its rise of 600.
     sed -i 's/^invert_regular = .*/invert_regular = { fall = 700, rise = 600 }/' "$dir/ambience.toml"
     daemon_signal "$dir" HUP
-    eventually 5 log_has "$dir" '^<3>reload rejected, keeping the running configuration: .*ambience\.toml'
+    eventually 5 log_has "$dir" '^<3>reload rejected, keeping the running configuration:$'
+    # The same FILE:LINE: KEY: message line that `ambience check` prints.
+    log_has "$dir" '^<3>.*ambience\.toml:[0-9]*: thresholds\.invert_regular: fall \(700(\.0)?\) must be below rise'
     light_step "$dir" regular "$BH1750_DELAY" bh1750_light 1000
     expect_equal "regular invert regular" "$(pipe_states "$dir")" "states the reader was told"
     daemon_stop "$dir"
