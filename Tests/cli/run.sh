@@ -181,6 +181,32 @@ sigterm_shuts_the_simulation_down_cleanly() {
     grep -q 'shutting down' "$WORK/sim.err"
 }
 
+# The stdin profile with nothing to read: a descriptor at its end is always "readable", and a
+# loop that kept watching it would spin. CPU time, not wall time: a spinning run uses about all
+# of its 4 s even on a loaded machine; an idle one a small fraction.
+simulate_stdin_at_its_end_idles() {
+    python3 - "$BIN" "$WORK/stdin-end" <<'PY'
+import resource, subprocess, sys
+binary, directory = sys.argv[1], sys.argv[2]
+subprocess.run(
+    [binary, "simulate", "--profile", "stdin", "--end", "4", "--runtime-dir", directory],
+    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, timeout=40)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
+print(f"CPU {cpu:.2f} s over 4 s of simulation")
+assert cpu < 1.5, cpu
+PY
+}
+
+# Lines typed together arrive in one read; each is taken, not only the first (the input stays
+# open, so nothing but that read could bring the second line in).
+simulate_stdin_takes_every_line_of_a_read() {
+    { printf '300\n2\n'; sleep 5; } |
+        "$BIN" simulate --profile stdin --end 30 --speed 10 --runtime-dir "$WORK/stdin-lines" \
+            >/dev/null 2>"$WORK/stdin.err"
+    grep -q '→ invert' "$WORK/stdin.err"
+}
+
 run_without_the_bus_explains_how_to_enable_i2c() {
     printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
     expect_exit 1 "$BIN" run --config "$WORK/bus99.toml"
@@ -240,7 +266,8 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
     check_names_file_line_and_key shipped_configuration_and_boards_are_valid \
-    watch_follows_the_pipe_made_again_after_a_restart; do
+    watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
+    simulate_stdin_takes_every_line_of_a_read; do
     check "$test" "$test"
 done
 check harness_ends_a_hanging_test "$HERE/harness-test.sh"
