@@ -47,20 +47,24 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
     var replay = Replay(configuration: configuration, format: format)
     var reader = LineReader(descriptor: input)
     var output = BufferedWriter(descriptor: .standardOutput)
-    do {
-        while let line = try reader.nextLine() {
-            for eventLine in try replay.consume(line) {
-                try output.write(eventLine)
-            }
-        }
-        try output.flush()
-    } catch let error as Replay.RowError {
+    // The events of the rows before a malformed one are written before the error.
+    func failure(_ error: some Error) -> CommandFailure {
         try? output.flush()
-        throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)
-    } catch let error as Errno {
-        try? output.flush()
-        throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)
+        return CommandFailure(message: "\(path): \(error)", exitCode: .failure)
     }
+    while true {
+        let line: ArraySlice<UInt8>?
+        let events: [String]
+        do throws(Errno) { line = try reader.nextLine() } catch { throw failure(error) }
+        guard let line else { break }
+        do throws(Replay.RowError) { events = try replay.consume(line) } catch { throw failure(error) }
+        do throws(Errno) {
+            for event in events { try output.write(event) }
+        } catch {
+            throw failure(error)
+        }
+    }
+    do throws(Errno) { try output.flush() } catch { throw failure(error) }
     return .ok
 }
 
