@@ -23,10 +23,9 @@ results=$OUT/results.txt
 : >"$results"
 say() { echo "bench: $*" >&2; }
 
-say "release build (static Swift stdlib) in $BUILD"
-swift build -c release --static-swift-stdlib --scratch-path "$BUILD" >"$OUT/build.log" 2>&1 ||
-    { cat "$OUT/build.log" >&2; exit 1; }
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --show-bin-path)
+say "release build (scripts/release-build.sh, as make release) in $BUILD"
+scripts/release-build.sh --scratch-path "$BUILD" >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; exit 1; }
+bin=$(scripts/release-build.sh --scratch-path "$BUILD" --show-bin-path)
 strip=$(command -v strip || command -v llvm-strip) || { echo "no strip (binutils)" >&2; exit 1; }
 "$strip" -o "$OUT/ambience" "$bin/ambience"
 echo "size $(stat -c %s "$OUT/ambience")" >>"$results"
