@@ -24,8 +24,9 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# The release build's flags live in scripts/release-build.sh alone (make bench builds with it too).
 release: setup
-	$(SWIFT) build -c release --static-swift-stdlib
+	SWIFT=$(SWIFT) scripts/release-build.sh
 
 # The main job: a simulated day (24 h of light in 30 s) through the whole pipeline.
 demo: build

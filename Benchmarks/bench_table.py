@@ -58,12 +58,14 @@ def main():
     daemon = [
         ("(d) CPU, steady state", "cpu_percent", 3, "% of a core", "< 0.1 %"),
         ("(d) peak RSS (VmHWM)", "rss_mb", 1, "MB", "≤ 6 MB"),
+        ("(d) peak PSS (shared pages divided among their processes)", "pss_mb", 1, "MB", ""),
+        ("(d) peak anonymous memory (private: heap, stacks, written data)", "anon_mb", 2, "MB", "≤ 1 MB"),
         ("(d) voluntary context switches", "vcs_per_s", 1, "/s", "10 + 1 (samples + pipe check)"),
     ]
     for label, key, digits, unit, target in daemon:
-        host, _ = spread([r[key] for r in runs["host"]], digits)
-        ours, ours_median = spread([r[key] for r in runs["ours"]], digits)
-        peer, peer_median = spread([r[key] for r in runs["peer"]], digits)
+        host, _ = spread([r.get(key) for r in runs["host"]], digits)
+        ours, ours_median = spread([r.get(key) for r in runs["ours"]], digits)
+        peer, peer_median = spread([r.get(key) for r in runs["peer"]], digits)
         ratio = f"{peer_median / ours_median:.1f}×" if ours_median and peer_median else "n/a"
         rows.append((f"{label}, {unit}", host, ours, peer + f" — peer/ours {ratio}", target))
     host, _ = spread([r["first_event_ms"] for r in runs["first"] + runs["host"]], 1)

@@ -11,6 +11,12 @@ scripts/bench.sh (on the host and in the rig's guest alike).
 - cpu_percent and vcs_per_s: the steady state, between 5 s after the start and the end, from
   /proc/PID/task/*/schedstat (nanoseconds on a CPU) and voluntary_ctxt_switches.
 - rss_mb: VmHWM (peak resident set) at the end.
+- pss_mb and anon_mb: the peak, over the whole run, of the proportional set size (Pss: each
+  resident page divided by the number of processes mapping it, so the binary's and the shared
+  libraries' pages count in part) and of the anonymous memory (Anonymous: the private pages no
+  file backs: heap, stacks, written data; what the process alone costs the machine). Sampled
+  about once a second from /proc/PID/smaps_rollup (Linux 4.14 on); without it, summed from
+  /proc/PID/smaps; without that, anon_mb is RssAnon from /proc/PID/status and pss_mb is null.
 A reader keeps the named pipe drained throughout, as a kiosk would. --at writes VALUE to FILE
 at that second (the rig's light knob).
 """
@@ -50,6 +56,29 @@ def peak_rss_kb(pid):
     return 0
 
 
+def memory_kb(pid):
+    """(Pss, Anonymous) in kB now; Pss is None when the kernel cannot tell."""
+    for name in ("smaps_rollup", "smaps"):
+        try:
+            pss, anon, seen = 0, 0, False
+            with open(f"/proc/{pid}/{name}") as file:
+                for line in file:
+                    if line.startswith("Pss:"):
+                        pss += int(line.split()[1])
+                        seen = True
+                    elif line.startswith("Anonymous:"):
+                        anon += int(line.split()[1])
+            if seen:
+                return pss, anon
+        except (FileNotFoundError, PermissionError):
+            pass
+    with open(f"/proc/{pid}/status") as file:
+        for line in file:
+            if line.startswith("RssAnon:"):
+                return None, int(line.split()[1])
+    return None, 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60)
@@ -71,11 +100,19 @@ def main():
     pending = b""
     warm = None
     log = []
+    peak_pss, peak_anon, sampled = None, 0, None
     while True:
         now = time.monotonic()
         elapsed = now - start
         if elapsed >= options.seconds or process.poll() is not None:
             break
+        if sampled is None or now - sampled >= 1:
+            try:
+                pss, anon = memory_kb(process.pid)
+                peak_pss = pss if peak_pss is None or pss is None else max(peak_pss, pss)
+                peak_anon, sampled = max(peak_anon, anon), now
+            except FileNotFoundError:
+                pass
         if warm is None and elapsed >= WARM_UP:
             warm = (now, *task_figures(process.pid))
         for action in [a for a in actions if a[0] <= elapsed]:
@@ -104,6 +141,9 @@ def main():
         sys.exit(f"the command ended early ({process.returncode}): " + " | ".join(log[-5:]))
     end = (time.monotonic(), *task_figures(process.pid))
     rss = peak_rss_kb(process.pid)
+    pss, anon = memory_kb(process.pid)
+    peak_pss = None if pss is None or peak_pss is None else max(peak_pss, pss)
+    peak_anon = max(peak_anon, anon)
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=10)
     steady = warm is not None and end[0] - warm[0] > 1
@@ -113,6 +153,8 @@ def main():
         "cpu_percent": (end[1] - warm[1]) / 1e9 / wall * 100 if steady else None,
         "vcs_per_s": (end[2] - warm[2]) / wall if steady else None,
         "rss_mb": rss / 1024,
+        "pss_mb": None if peak_pss is None else peak_pss / 1024,
+        "anon_mb": peak_anon / 1024,
         "events": sum("→" in line for line in log),
     }))
 

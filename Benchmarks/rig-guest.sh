@@ -2,7 +2,8 @@
 # Run in the rig's guest by scripts/bench.sh (rig/run.sh Benchmarks/rig-guest.sh ...): the
 # daemon figures of `ambience run` and of the Python peer, alternately, on the same BH1750 (the
 # test adapter) and gpio-sim lines, at 10 Hz, the light stepping from 300 to 8000 lux halfway.
-# Prints one `rig-result ours|peer {json}` line per run.
+# Prints one `rig-result ours|peer {json}` line per run: measure_daemon.py's line as it is (CPU,
+# context switches, first event, and RSS, PSS and anonymous memory from the guest's /proc).
 #
 #   Benchmarks/rig-guest.sh AMBIENCE VENV SECONDS RUNS
 set -euo pipefail

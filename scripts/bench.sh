@@ -2,9 +2,10 @@
 # make bench: the release build's figures in one table (see README, "Performance").
 # In process: engine throughput, replay of a 1 M-row CSV, the per-sample cost of the pipeline,
 # the longest sample while a pipe reader is stopped. The daemon (`simulate` here, `run` in the
-# rig) over BENCH_SECONDS at 10 Hz: CPU, peak RSS, context switches, start to first event; the
-# same in the same rig boot for the Python peer (smbus2 + gpiod from PyPI). Each figure is the
-# median of its runs with the min–max spread. Figures only: nothing here fails on a slow machine.
+# rig) over BENCH_SECONDS at 10 Hz: CPU, peak RSS, PSS and anonymous memory, context switches,
+# start to first event; the same in the same rig boot for the Python peer (smbus2 + gpiod from
+# PyPI). Each figure is the median of its runs with the min–max spread. Figures only: nothing
+# here fails on a slow machine.
 #
 # Environment: BENCH_RUNS (default 7), BENCH_DAEMON_RUNS (3), BENCH_SECONDS (60),
 # BENCH_BUILD (.build/bench), BENCH_OUT (bench-out), BENCH_RIG=0 to skip the rig.
@@ -22,10 +23,9 @@ results=$OUT/results.txt
 : >"$results"
 say() { echo "bench: $*" >&2; }
 
-say "release build (static Swift stdlib) in $BUILD"
-swift build -c release --static-swift-stdlib --scratch-path "$BUILD" >"$OUT/build.log" 2>&1 ||
-    { cat "$OUT/build.log" >&2; exit 1; }
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$BUILD" --show-bin-path)
+say "release build (scripts/release-build.sh, as make release) in $BUILD"
+scripts/release-build.sh --scratch-path "$BUILD" >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; exit 1; }
+bin=$(scripts/release-build.sh --scratch-path "$BUILD" --show-bin-path)
 strip=$(command -v strip || command -v llvm-strip) || { echo "no strip (binutils)" >&2; exit 1; }
 "$strip" -o "$OUT/ambience" "$bin/ambience"
 echo "size $(stat -c %s "$OUT/ambience")" >>"$results"
