@@ -33,3 +33,6 @@ wait
     sed -nE 's/^c?fn=\([0-9]+\) //p' "$work/out" | grep -E '^[$_A-Za-z][$_A-Za-z0-9.]*$' | awk '!seen[$0]++'
 } >scripts/release-order.txt
 echo "scripts/release-order.txt: $(($(wc -l <scripts/release-order.txt) - 1)) functions"
+# SwiftPM does not know the list is an input of the link: a release binary built before it
+# would be kept as it is.
+echo "remove .build/release/ambience (or any other release binary) to link it with the new list"
