@@ -57,7 +57,7 @@ def main():
     ]
     daemon = [
         ("(d) CPU, steady state", "cpu_percent", 3, "% of a core", "< 0.1 %"),
-        ("(d) peak RSS (VmHWM)", "rss_mb", 1, "MB", "≤ 6 MB"),
+        ("(d) peak RSS (VmHWM)", "rss_mb", 1, "MB", "≤ 5 MB"),
         ("(d) peak PSS (shared pages divided among their processes)", "pss_mb", 1, "MB", ""),
         ("(d) peak anonymous memory (private: heap, stacks, written data)", "anon_mb", 2, "MB", "≤ 1 MB"),
         ("(d) voluntary context switches", "vcs_per_s", 1, "/s", "10 + 1 (samples + pipe check)"),
