@@ -41,19 +41,17 @@ public final class SignalWaiter {
         while true {
             let remaining = deadline - clock.now
             if remaining <= 0 { return .deadline }
-            var polled = ([signals] + descriptors).map {
-                pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0)
-            }
             // Round up, so a wake never comes a fraction of a millisecond early and spins.
             let milliseconds = Int32(min((remaining * 1000).rounded(.up), Double(Int32.max)))
-            let ready = poll(&polled, nfds_t(polled.count), milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            let events: [Int16]
+            do {
+                events = try FileDescriptor.poll(
+                    [signals] + descriptors, events: Int16(POLLIN), milliseconds: milliseconds)
+            } catch {
                 return .deadline
             }
-            if ready == 0 { continue }
-            if polled[0].revents != 0, let signal = nextPendingSignal() { return .signal(signal) }
-            if let index = polled.indices.dropFirst().first(where: { polled[$0].revents != 0 }) {
+            if events[0] != 0, let signal = nextPendingSignal() { return .signal(signal) }
+            if let index = events.indices.dropFirst().first(where: { events[$0] != 0 }) {
                 return .readable(descriptors[index - 1])
             }
         }
