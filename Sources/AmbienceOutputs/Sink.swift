@@ -25,8 +25,10 @@ public typealias EventTimeRenderer = (Double) -> String
 public enum EventTime {
     /// Wall-clock ISO 8601 UTC with milliseconds, as the daemon writes it: the engine's
     /// monotonic time moved onto the wall clock by the two clocks' current offset.
-    public static func wallClock(monotonic clock: any Clock) -> EventTimeRenderer {
-        { time in "\"" + WallClock.iso8601(WallClock.now - (clock.now - time)) + "\"" }
+    public static func wallClock(
+        monotonic clock: any Clock, wall: @escaping @Sendable () -> Double = { WallClock.now }
+    ) -> EventTimeRenderer {
+        { time in "\"" + WallClock.iso8601(wall() - (clock.now - time)) + "\"" }
     }
 
     /// The monotonic seconds as a number, as `replay` writes them.
