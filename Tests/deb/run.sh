@@ -72,6 +72,23 @@ lintian_is_clean() {
     [ $code = 0 ] && ! grep -q '^[EWIPX]:' "$WORK/lintian"
 }
 
+accounts_without_systemd_sysusers() {
+    # postinst's fallback where systemd-sysusers is missing (no systemd in a container): the
+    # same user and groups from groupadd/useradd/usermod, twice without harm. Taken away again,
+    # so that the installation below makes them with systemd-sysusers.
+    mkdir -p "$WORK/fallback"
+    for tool in getent groupadd useradd usermod; do ln -sf "$(command -v $tool)" "$WORK/fallback/"; done
+    { sed -n '/^accounts() {/,/^}/p' "$ROOT/packaging/debian/postinst"; echo accounts; } >"$WORK/accounts.sh"
+    PATH=$WORK/fallback /bin/sh -e "$WORK/accounts.sh"
+    PATH=$WORK/fallback /bin/sh -e "$WORK/accounts.sh"
+    user_and_groups_exist
+    userdel ambience
+    for g in ambience gpio i2c; do
+        if getent group "$g" >/dev/null && ! grep -qx "$g" <<<"$had_groups"; then groupdel "$g"; fi
+    done
+    ! getent passwd ambience
+}
+
 install_on_the_host() {
     dpkg -i "$DEB1" 2>&1 | tee "$WORK/install"
     grep -q 'systemctl enable --now ambience' "$WORK/install"
@@ -163,7 +180,7 @@ step() {
     echo "     ($1: $((SECONDS - start)) s)"
 }
 for test in build_packages wrong_libgpiod_generation_is_refused depends_come_from_the_libraries \
-    lintian_is_clean install_on_the_host files_are_in_place user_and_groups_exist \
+    lintian_is_clean accounts_without_systemd_sysusers install_on_the_host files_are_in_place user_and_groups_exist \
     check_reads_the_conffile_and_the_packaged_board the_daemon_was_not_started_nor_enabled \
     upgrade_keeps_the_changed_configuration remove_keeps_the_configuration \
     purge_removes_what_the_package_added; do
