@@ -9,10 +9,11 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 rig-setup rig-test bench install uninstall clean
+.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
-PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3
+# lintian and chrpath: make deb and its test.
+PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -32,7 +33,7 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test fuzz test-gpiod2 rig-test
+test: setup lint unit-test cli-test fuzz test-gpiod2 rig-test deb-test
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -69,6 +70,15 @@ install: release
 
 uninstall:
 	scripts/install.sh uninstall "$(PREFIX)"
+
+# Debian packages (README, Packages): bookworm amd64 and trixie amd64 built here, and whatever
+# .build/dist/SUITE-ARCH/ambience holds (trixie arm64 from the trixie roots), into .build/deb.
+deb: setup
+	GPIOD2_PREFIX=$(GPIOD2_PREFIX) scripts/debs.sh
+
+# The bookworm amd64 package built, linted, installed on this host, upgraded, removed, purged.
+deb-test: release
+	Tests/deb/run.sh "$$(scripts/release-build.sh --show-bin-path)/ambience"
 
 clean:
 	rm -rf .build

@@ -1,13 +1,15 @@
 #!/bin/bash
 # make install / make uninstall. Usage: scripts/install.sh install PREFIX BINARY
 #                                       scripts/install.sh uninstall PREFIX
-# Installs the binary (stripped), board profiles, README, the udev rules, the systemd unit and a
-# default configuration (never overwriting one), and creates the i2c and gpio groups and the
+# Installs the binary (stripped), board profiles, README, the man pages, the udev rules, the
+# systemd unit and a default configuration (never overwriting one), and creates the i2c and gpio groups and the
 # ambience user the unit runs as. Uninstall removes what install put in place, except the
 # configuration in /etc/ambience and the user, which may hold a site's own choices.
 set -euo pipefail
 ACTION=${1:?install or uninstall} PREFIX=${2:?prefix}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/layout.sh
+. "$ROOT/scripts/layout.sh"
 UNIT=/etc/systemd/system/ambience.service
 RULES=/etc/udev/rules.d/99-ambience.rules
 SHARE=$PREFIX/share/ambience
@@ -16,22 +18,13 @@ DOC=$PREFIX/share/doc/ambience
 running_systemd() { [ -d /run/systemd/system ]; }
 running_udev() { command -v udevadm >/dev/null && udevadm control --ping >/dev/null 2>&1; }
 
+strip_quietly() { strip "$1" 2>/dev/null || true; }
+
 install_files() {
-    local binary=$1
-    install -D -m 0755 "$binary" "$PREFIX/bin/ambience"
-    strip "$PREFIX/bin/ambience" 2>/dev/null || true
-    install -d "$SHARE/boards" "$DOC"
-    install -m 0644 "$ROOT"/boards/*.toml "$SHARE/boards/"
-    install -m 0644 "$ROOT/README.md" "$DOC/README.md"
-    install -D -m 0644 "$ROOT/udev/99-ambience.rules" "$RULES"
-    sed -e "s#@BINDIR@#$PREFIX/bin#g" -e "s#@DOCDIR@#$DOC#g" "$ROOT/systemd/ambience.service" >"$UNIT"
-    chmod 0644 "$UNIT"
-    if [ -e /etc/ambience/ambience.toml ]; then
-        echo "kept the existing /etc/ambience/ambience.toml (the shipped one is $SHARE/ambience.toml)"
-    else
-        install -D -m 0644 "$ROOT/config/ambience.toml" /etc/ambience/ambience.toml
-    fi
-    install -m 0644 "$ROOT/config/ambience.toml" "$SHARE/ambience.toml"
+    # The list itself: scripts/layout.sh, shared with the Debian packages (scripts/make-deb.sh).
+    DEST="" BINDIR=$PREFIX/bin SHAREDIR=$SHARE DOCDIR=$DOC MANDIR=$PREFIX/share/man \
+        UNITDIR=$(dirname "$UNIT") UDEVDIR=$(dirname "$RULES") SYSUSERSDIR="" CONFIG=keep STRIP=strip_quietly \
+        place_files "$1"
 }
 
 create_accounts() {
@@ -58,7 +51,8 @@ EOM
     ;;
 uninstall)
     if running_systemd; then systemctl disable --now ambience.service 2>/dev/null || true; fi
-    rm -f "$PREFIX/bin/ambience" "$UNIT" "$RULES"
+    rm -f "$PREFIX/bin/ambience" "$UNIT" "$RULES" "$PREFIX/share/man/man1/ambience.1" \
+        "$PREFIX/share/man/man5/ambience.toml.5"
     rm -rf "$SHARE" "$DOC"
     if running_systemd; then systemctl daemon-reload; fi
     if running_udev; then udevadm control --reload-rules; fi

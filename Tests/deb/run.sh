@@ -1,0 +1,190 @@
+#!/bin/bash
+# The Debian package, on this host: built around the release binary for bookworm amd64, linted,
+# installed with dpkg, upgraded with a changed configuration, removed and purged. This machine is
+# a throwaway CI machine (Debian 12, no systemd or udev running, as in a container), so the
+# maintainer scripts run for real; whatever the package and this test added (the ambience user,
+# the groups this host did not have) is taken away again at the end.
+# Usage: Tests/deb/run.sh PATH-TO-RELEASE-AMBIENCE (as root). Each step has a timeout
+# (DEB_TEST_TIMEOUT seconds, default 120) and reports its duration.
+set -uo pipefail
+BIN=$(realpath "${1:?usage: $0 PATH-TO-RELEASE-AMBIENCE}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=$(mktemp -d)
+CLI_TEST_TIMEOUT=${DEB_TEST_TIMEOUT:-120}
+passed=0 failed=0
+# shellcheck source=Tests/cli/harness.sh
+source "$ROOT/Tests/cli/harness.sh"
+
+[ "$(id -u)" = 0 ] || { echo "deb: needs root (dpkg -i on this host)"; exit 1; }
+if dpkg-query -W -f='${Status}' ambience 2>/dev/null | grep -q installed || [ -e /etc/ambience ] ||
+    [ -e /var/lib/ambience ] || getent passwd ambience >/dev/null; then
+    echo "deb: this host already has ambience (package, /etc/ambience, /var/lib/ambience or user);"
+    echo "     the test installs and purges the package and would clobber it: not run"
+    exit 1
+fi
+# What the host had before, so that the end can leave it as it was.
+had_groups=$(for g in i2c gpio ambience; do getent group "$g" >/dev/null && echo "$g"; done)
+cleanup() {
+    dpkg --purge ambience >/dev/null 2>&1
+    getent passwd ambience >/dev/null && userdel ambience
+    for g in ambience gpio i2c; do
+        if getent group "$g" >/dev/null && ! grep -qx "$g" <<<"$had_groups"; then groupdel "$g"; fi
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+V1=1.0-1~deb12 V2=1.0-2~deb12
+DEB1=$WORK/ambience_${V1}_amd64.deb DEB2=$WORK/ambience_${V2}_amd64.deb
+CONF=/etc/ambience/ambience.toml
+unit_dir=/lib/systemd/system
+
+build_packages() {
+    "$ROOT/scripts/make-deb.sh" --suite bookworm --arch amd64 --binary "$BIN" --version "$V1" --out "$WORK"
+    "$ROOT/scripts/make-deb.sh" --suite bookworm --arch amd64 --binary "$BIN" --version "$V2" --out "$WORK"
+    [ -f "$DEB1" ] && [ -f "$DEB2" ]
+}
+
+wrong_libgpiod_generation_is_refused() {
+    ! "$ROOT/scripts/make-deb.sh" --suite trixie --arch amd64 --binary "$BIN" --out "$WORK/wrong" 2>"$WORK/err"
+    grep -q 'does not link libgpiod.so.3' "$WORK/err"
+    ! "$ROOT/scripts/make-deb.sh" --suite bookworm --arch arm64 --binary "$BIN" --out "$WORK/wrong" 2>"$WORK/err"
+    grep -q 'is not an arm64 binary' "$WORK/err"
+}
+
+depends_come_from_the_libraries() {
+    local depends
+    depends=$(dpkg-deb -f "$DEB1" Depends)
+    echo "Depends: $depends"
+    for p in 'libc6 (>= 2.' libgpiod2 libi2c0 libstdc++6 libgcc-s1; do
+        grep -qF "$p" <<<"$depends" || { echo "no $p"; return 1; }
+    done
+}
+
+lintian_is_clean() {
+    # Every tag at every level, pedantic included, is either absent or overridden with a reason
+    # (packaging/debian/lintian-overrides).
+    local code=0
+    lintian --pedantic --display-info --display-experimental --fail-on error,warning,info,pedantic \
+        "$DEB1" >"$WORK/lintian" 2>&1 || code=$?
+    grep -v 'running with root privileges' "$WORK/lintian" || true
+    [ $code = 0 ] && ! grep -q '^[EWIPX]:' "$WORK/lintian"
+}
+
+accounts_without_systemd_sysusers() {
+    # postinst's fallback where systemd-sysusers is missing (no systemd in a container): the
+    # same user and groups from groupadd/useradd/usermod, twice without harm. Taken away again,
+    # so that the installation below makes them with systemd-sysusers.
+    mkdir -p "$WORK/fallback"
+    for tool in getent groupadd useradd usermod; do ln -sf "$(command -v $tool)" "$WORK/fallback/"; done
+    { sed -n '/^accounts() {/,/^}/p' "$ROOT/packaging/debian/postinst"; echo accounts; } >"$WORK/accounts.sh"
+    PATH=$WORK/fallback /bin/sh -e "$WORK/accounts.sh"
+    PATH=$WORK/fallback /bin/sh -e "$WORK/accounts.sh"
+    user_and_groups_exist
+    userdel ambience
+    for g in ambience gpio i2c; do
+        if getent group "$g" >/dev/null && ! grep -qx "$g" <<<"$had_groups"; then groupdel "$g"; fi
+    done
+    ! getent passwd ambience
+}
+
+install_on_the_host() {
+    dpkg -i "$DEB1" 2>&1 | tee "$WORK/install"
+    grep -q 'systemctl enable --now ambience' "$WORK/install"
+    [ "$(dpkg-query -W -f='${Status} ${Version}' ambience)" = "install ok installed $V1" ]
+}
+
+files_are_in_place() {
+    for f in /usr/bin/ambience $unit_dir/ambience.service /lib/udev/rules.d/99-ambience.rules \
+        /usr/lib/sysusers.d/ambience.conf /usr/share/ambience/boards/raspberry-pi-4.toml \
+        /usr/share/man/man1/ambience.1.gz /usr/share/man/man5/ambience.toml.5.gz \
+        /usr/share/doc/ambience/copyright /usr/share/doc/ambience/changelog.Debian.gz $CONF; do
+        [ -f "$f" ] || { echo "missing $f"; return 1; }
+    done
+    grep -qx 'ExecStart=/usr/bin/ambience run --config /etc/ambience/ambience.toml' $unit_dir/ambience.service
+    dpkg-query -W -f='${Conffiles}\n' ambience | grep -q "^ $CONF "
+    /usr/bin/ambience --help | grep -q '^commands:'
+    # The installed binary finds every library it needs.
+    ! ldd /usr/bin/ambience | grep -q 'not found'
+    man -w ambience.toml | grep -q /usr/share/man/man5/ambience.toml.5.gz
+}
+
+user_and_groups_exist() {
+    id ambience
+    id -nG ambience | tr ' ' '\n' | grep -qx i2c
+    id -nG ambience | tr ' ' '\n' | grep -qx gpio
+    [ "$(getent passwd ambience | cut -d: -f7)" = /usr/sbin/nologin ]
+    [ "$(getent passwd ambience | cut -d: -f3)" -lt 1000 ]
+}
+
+check_reads_the_conffile_and_the_packaged_board() {
+    [ ! -e /usr/local/share/ambience/boards ] || { echo "make install's boards are in the way"; return 1; }
+    env -u AMBIENCE_BOARDS /usr/bin/ambience check --config $CONF >"$WORK/check"
+    # raspberry-pi-4's chip, from /usr/share/ambience/boards/raspberry-pi-4.toml.
+    grep -q 'pinctrl-bcm2711' "$WORK/check"
+    grep -q 'kind = "bh1750"' "$WORK/check"
+    # A configuration without a sensor kind is refused with the key named (exit 78).
+    sed 's/^kind = "bh1750".*//' $CONF >"$WORK/nokind.toml"
+    local code=0
+    /usr/bin/ambience check --config "$WORK/nokind.toml" 2>"$WORK/err" >/dev/null || code=$?
+    [ $code = 78 ] && grep -q 'sensor.kind' "$WORK/err"
+}
+
+the_daemon_was_not_started_nor_enabled() {
+    ! pgrep -x ambience
+    [ ! -e /run/ambience ]
+    [ ! -e /etc/systemd/system/multi-user.target.wants/ambience.service ]
+    # The unit is recorded, so that purge can clean up after an administrator's enable.
+    [ -e /var/lib/systemd/deb-systemd-helper-enabled/ambience.service.dsh-also ]
+}
+
+upgrade_keeps_the_changed_configuration() {
+    sed -i 's/^interval = 0.1 /interval = 0.25/' $CONF
+    echo '# changed by Tests/deb' >>$CONF
+    grep -q '^interval = 0.25' $CONF
+    DEBIAN_FRONTEND=noninteractive dpkg -i "$DEB2" </dev/null
+    [ "$(dpkg-query -W -f='${Version}' ambience)" = "$V2" ]
+    grep -q '^# changed by Tests/deb' $CONF
+    /usr/bin/ambience check --config $CONF | grep -q 'interval = 0.25'
+    [ ! -e $CONF.dpkg-dist ] && [ ! -e $CONF.dpkg-new ]
+    ! pgrep -x ambience
+}
+
+remove_keeps_the_configuration() {
+    mkdir -p /var/lib/ambience && echo '{"override":"invert"}' >/var/lib/ambience/override
+    dpkg -r ambience
+    [ ! -e /usr/bin/ambience ] && [ ! -e $unit_dir/ambience.service ] && [ ! -e /usr/share/ambience ]
+    [ ! -e /lib/udev/rules.d/99-ambience.rules ] && [ ! -e /usr/lib/sysusers.d/ambience.conf ]
+    grep -q '^# changed by Tests/deb' $CONF
+    [ -e /var/lib/ambience/override ]
+    # Masked while only the configuration is left, as debhelper's scripts do.
+    [ "$(readlink /etc/systemd/system/ambience.service)" = /dev/null ]
+    [ "$(dpkg-query -W -f='${Status}' ambience)" = "deinstall ok config-files" ]
+}
+
+purge_removes_what_the_package_added() {
+    dpkg --purge ambience
+    [ ! -e /etc/ambience ] && [ ! -e /var/lib/ambience ]
+    [ ! -e /etc/systemd/system/ambience.service ]
+    [ ! -e /var/lib/systemd/deb-systemd-helper-enabled/ambience.service.dsh-also ]
+    ! dpkg-query -W ambience 2>/dev/null | grep -q .
+    # The user and groups are kept, as Debian keeps system accounts (the end of this test
+    # removes them from this host).
+    id ambience
+}
+
+step() {
+    local start=$SECONDS
+    check "$1" "$1"
+    echo "     ($1: $((SECONDS - start)) s)"
+}
+for test in build_packages wrong_libgpiod_generation_is_refused depends_come_from_the_libraries \
+    lintian_is_clean accounts_without_systemd_sysusers install_on_the_host files_are_in_place user_and_groups_exist \
+    check_reads_the_conffile_and_the_packaged_board the_daemon_was_not_started_nor_enabled \
+    upgrade_keeps_the_changed_configuration remove_keeps_the_configuration \
+    purge_removes_what_the_package_added; do
+    step "$test"
+done
+echo "deb: $passed passed, $failed failed"
+[ "$failed" = 0 ]

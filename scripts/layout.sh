@@ -1,0 +1,48 @@
+# One list of what ambience installs where: `make install` (scripts/install.sh) and the Debian
+# packages (scripts/make-deb.sh) both place the files through place_files. Sourced, not run.
+#
+# The caller sets the layout, every path absolute, then calls place_files BINARY:
+#   DEST        the root the paths are made under: "" for the live system, a staging directory
+#               for a package
+#   BINDIR      the binary                      (/usr/local/bin, /usr/bin)
+#   SHAREDIR    boards/ and the shipped configuration (…/share/ambience)
+#   DOCDIR      README.md                       (…/share/doc/ambience)
+#   MANDIR      man1/ambience.1, man5/ambience.toml.5 (…/share/man)
+#   UNITDIR     ambience.service, with @BINDIR@ and @DOCDIR@ filled in
+#   UDEVDIR     99-ambience.rules
+#   SYSUSERSDIR ambience.conf (the user and groups for systemd-sysusers); empty: not installed
+#   CONFIG      what to do with /etc/ambience/ambience.toml: "keep" (install it only when
+#               missing, the shipped copy in SHAREDIR: make install) or "conffile" (always, as
+#               dpkg's conffile; dpkg keeps a changed one)
+#   STRIP       the command that strips the binary in place ("strip"; llvm-objcopy for packages)
+LAYOUT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+place_files() {
+    local binary=$1 root=$LAYOUT_ROOT
+    install -D -m 0755 "$binary" "$DEST$BINDIR/ambience"
+    ${STRIP:-strip} "$DEST$BINDIR/ambience"
+    install -d "$DEST$SHAREDIR/boards" "$DEST$DOCDIR" "$DEST$MANDIR/man1" "$DEST$MANDIR/man5"
+    install -m 0644 "$root"/boards/*.toml "$DEST$SHAREDIR/boards/"
+    install -m 0644 "$root/README.md" "$DEST$DOCDIR/README.md"
+    install -m 0644 "$root/docs/man/ambience.1" "$DEST$MANDIR/man1/ambience.1"
+    install -m 0644 "$root/docs/man/ambience.toml.5" "$DEST$MANDIR/man5/ambience.toml.5"
+    install -D -m 0644 "$root/udev/99-ambience.rules" "$DEST$UDEVDIR/99-ambience.rules"
+    install -d "$DEST$UNITDIR"
+    sed -e "s#@BINDIR@#$BINDIR#g" -e "s#@DOCDIR@#$DOCDIR#g" "$root/systemd/ambience.service" \
+        >"$DEST$UNITDIR/ambience.service"
+    chmod 0644 "$DEST$UNITDIR/ambience.service"
+    if [ -n "${SYSUSERSDIR:-}" ]; then
+        install -D -m 0644 "$root/packaging/sysusers.conf" "$DEST$SYSUSERSDIR/ambience.conf"
+    fi
+    case ${CONFIG:?keep or conffile} in
+    keep)
+        if [ -e "$DEST/etc/ambience/ambience.toml" ]; then
+            echo "kept the existing /etc/ambience/ambience.toml (the shipped one is $SHAREDIR/ambience.toml)"
+        else
+            install -D -m 0644 "$root/config/ambience.toml" "$DEST/etc/ambience/ambience.toml"
+        fi
+        install -m 0644 "$root/config/ambience.toml" "$DEST$SHAREDIR/ambience.toml"
+        ;;
+    conffile) install -D -m 0644 "$root/config/ambience.toml" "$DEST/etc/ambience/ambience.toml" ;;
+    esac
+}
