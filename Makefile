@@ -32,7 +32,7 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test fuzz test-gpiod2 rig-test
+test: setup lint unit-test cli-test fuzz test-gpiod2 test-swift6.0 rig-test
 
 unit-test:
 	$(SWIFT) build --build-tests
