@@ -47,6 +47,10 @@ else
     scripts/debian-root.sh "$suite" "$host_arch"
     scratch=.build/$suite-$arch-cross-release
     sysroot=/sysroot
+    # Without one swiftc warns "Could not read SDKSettings.json for SDK" at every step; it
+    # changes no flag (Linux has no SDK versions).
+    settings=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/$suite-$arch/SDKSettings.json
+    [ -f "$settings" ] || echo '{"Version":"1.0","CanonicalName":"linux"}' >"$settings"
     build=(env "AMBIENCE_BIND=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/$suite-$arch:$sysroot"
         scripts/in-root.sh "$suite" "$host_arch" env
         "PKG_CONFIG_SYSROOT_DIR=$sysroot"
