@@ -28,10 +28,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 packages=(swiftlang libi2c-dev libgpiod-dev pkg-config libc6-dev libstdc++-14-dev python3 "$@")
 
 # Nothing new asked for: done (the common case, well under a second).
-if [ -f "$stamp" ]; then
-    missing=$(printf '%s\n' "${packages[@]}" | sort -u | comm -23 - <(sort -u "$stamp"))
-    [ -z "$missing" ] && exit 0
-fi
+up_to_date() {
+    [ -f "$stamp" ] && [ -z "$(printf '%s\n' "${packages[@]}" | sort -u | comm -23 - <(sort -u "$stamp"))" ]
+}
+up_to_date && exit 0
+# One run at a time per root (two CI jobs, make -j); the second finds the first one's work.
+mkdir -p "$roots"
+exec 9>"$roots/$suite-$arch.lock"
+flock 9
+up_to_date && exit 0
 
 step() { # step NAME COMMAND...: runs and logs how long it took
     local name=$1 start end
@@ -79,7 +84,7 @@ fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
 AMBIENCE_ROOT_NO_SRC=1 step "apt-get install ${packages[*]}" "$here/in-root.sh" "$suite" "$arch" \
-    sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" && apt-get clean' \
+    sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900 "$@" && apt-get clean' \
     sh "${packages[@]}"
 { [ -f "$stamp" ] && cat "$stamp"; printf '%s\n' "${packages[@]}"; } | sort -u >"$stamp.new"
 mv "$stamp.new" "$stamp"
