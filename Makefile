@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 rig-setup rig-test bench install uninstall clean deb deb-test
+.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
 # lintian and chrpath: make deb and its test.
@@ -33,7 +33,7 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test fuzz test-gpiod2 rig-test deb-test
+test: setup lint unit-test cli-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -56,6 +56,24 @@ test-gpiod2: setup
 	export LD_LIBRARY_PATH=$$(pkg-config --variable=libdir libgpiod); \
 	$(SWIFT) build --scratch-path .build/gpiod2 --build-tests && \
 	$(SWIFT) test --scratch-path .build/gpiod2 --skip-build --filter 'AmbienceOutputsTests|AmbienceDaemonTests'
+
+# The unit tests again with Debian trixie's Swift 6.0.3 (swiftlang) and its libgpiod 2.x, in a
+# Debian root kept outside the repository (scripts/debian-root.sh; made on first use).
+TRIXIE_SCRATCH ?= .build/trixie-amd64
+test-swift6.0:
+	scripts/debian-root.sh trixie amd64
+	scripts/in-root.sh trixie amd64 swift build --build-tests --scratch-path $(TRIXIE_SCRATCH)
+	scripts/in-root.sh trixie amd64 swift test --skip-build --scratch-path $(TRIXIE_SCRATCH)
+
+# Release binaries for trixie's .deb packages, built by Debian's Swift in Debian roots (arm64 under
+# qemu-user): .build/dist/trixie-amd64/ambience and .build/dist/trixie-arm64/ambience.
+dist:
+	scripts/build-in-root.sh trixie amd64
+	scripts/build-in-root.sh trixie arm64
+
+# The arm64 binary replays a day byte for byte like the amd64 one.
+test-arm64: dist
+	Tests/arm64/replay-compare.sh trixie
 
 # The real-kernel rig: Debian's kernel in QEMU with i2c-stub, the project's test adapter and
 # gpio-sim; the binary built here runs against real /dev/i2c-N and /dev/gpiochipN.

@@ -39,6 +39,18 @@ import Testing
         !reading.isSaturated && abs(reading.lux - 300) < 300 * 0.02
     }
 
+    /// The error a read throws, nil when it succeeds. (`#require(throws:)` returns the error only
+    /// from Swift 6.1 on; Debian trixie's Swift is 6.0.3.)
+    /// (The closure's type is untyped: 6.0.3 does not infer a closure's thrown type.)
+    static func failure(_ read: () throws -> Reading) -> SensorError? {
+        do {
+            _ = try read()
+            return nil
+        } catch {
+            return error as? SensorError
+        }
+    }
+
     @Test(arguments: [InjectedFault.notAcknowledged, .ioError, .timedOut])
     func aGlitchIsRetriedWithinTheRead(fault: InjectedFault) throws {
         let rig = try Rig()
@@ -62,7 +74,7 @@ import Testing
             _ = try sensor.read(waitingOn: rig.clock)
             rig.bus.setLastingFault(fault, at: address)
 
-            let failure = try #require(throws: SensorError.self) { try sensor.read(waitingOn: rig.clock) }
+            let failure = try #require(Self.failure { try sensor.read(waitingOn: rig.clock) })
             guard case .bus(let busError) = failure.kind else {
                 Issue.record("\(failure)")
                 continue
@@ -77,7 +89,7 @@ import Testing
 
             // Backing off: a read before the cooldown ends fails at once, without bus traffic.
             let transfers = rig.bus.transferCounts[address]
-            let second = try #require(throws: SensorError.self) { try sensor.read(waitingOn: rig.clock) }
+            let second = try #require(Self.failure { try sensor.read(waitingOn: rig.clock) })
             #expect(second.retryAt != nil)
             #expect(rig.bus.transferCounts[address] == transfers)
 
@@ -94,9 +106,9 @@ import Testing
         var cooldowns: [Double] = []
         for _ in 0..<8 {
             let start = rig.clock.now
-            let error = try #require(throws: SensorError.self) { try rig.tsl.read(waitingOn: rig.clock) }
+            let error = try #require(Self.failure { try rig.tsl.read(waitingOn: rig.clock) })
             _ = error
-            let blocked = try #require(throws: SensorError.self) { try rig.tsl.read(waitingOn: rig.clock) }
+            let blocked = try #require(Self.failure { try rig.tsl.read(waitingOn: rig.clock) })
             let retryAt = try #require(blocked.retryAt)
             cooldowns.append(((retryAt - start) * 1000).rounded() / 1000)
             rig.clock.sleep(until: retryAt)

@@ -121,8 +121,10 @@ import Testing
         nested.set("x.y", value(.array([value(.boolean(true)), value(.table(TOMLTable()))])))
         let values: [TOMLValue.Content] = [
             .string(controls), .string("quote \" backslash \\ é 😀 '''"), .string(""),
-            .integer(.min), .integer(.max), .float(0.1), .float(1e-5), .float(1e16), .float(5e-324),
-            .float(.greatestFiniteMagnitude), .float(-0.0), .float(.infinity), .float(-.infinity),
+            .integer(.min), .integer(.max), .float(0.1), .float(1e-5), .float(1e16),
+            // 5e-324, which 6.0.3 warns about as a literal.
+            .float(.leastNonzeroMagnitude), .float(.greatestFiniteMagnitude), .float(-0.0), .float(.infinity),
+            .float(-.infinity),
             .float(.nan),
             .float(123_456.789), .array([]),
             .array([value(.array([value(.integer(1))])), value(.string("s"))]),

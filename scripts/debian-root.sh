@@ -1,0 +1,90 @@
+#!/bin/bash
+# A Debian root for building with Debian's own Swift (swiftlang), outside the repository so that
+# CI runs on one machine share it: ${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/SUITE-ARCH.
+#
+#   scripts/debian-root.sh SUITE ARCH [EXTRA-PACKAGES...]     (as root)
+#
+# Idempotent: the packages installed are recorded in SUITE-ARCH/.ambience-packages; a run that
+# asks for nothing new returns at once. A foreign ARCH (arm64 on amd64) runs through qemu-user
+# (qemu-user-static + binfmt-support, installed on the host when missing). Each step's time goes
+# to stdout and to ROOTS/SUITE-ARCH.log. Run commands inside with scripts/in-root.sh.
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 SUITE ARCH [EXTRA-PACKAGES...]" >&2
+    exit 2
+fi
+suite=$1 arch=$2
+shift 2
+roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
+root=$roots/$suite-$arch
+stamp=$root/.ambience-packages
+log=$roots/$suite-$arch.log
+mirror=${AMBIENCE_MIRROR:-http://deb.debian.org/debian}
+here=$(cd "$(dirname "$0")" && pwd)
+
+# What the package needs to build and test (Debian trixie's names; python3 for the TOML tests
+# that compare with tomllib); then the caller's extras.
+packages=(swiftlang libi2c-dev libgpiod-dev pkg-config libc6-dev libstdc++-14-dev python3 "$@")
+
+# Nothing new asked for: done (the common case, well under a second).
+up_to_date() {
+    [ -f "$stamp" ] && [ -z "$(printf '%s\n' "${packages[@]}" | sort -u | comm -23 - <(sort -u "$stamp"))" ]
+}
+up_to_date && exit 0
+# One run at a time per root (two CI jobs, make -j); the second finds the first one's work.
+mkdir -p "$roots"
+exec 9>"$roots/$suite-$arch.lock"
+flock 9
+up_to_date && exit 0
+
+step() { # step NAME COMMAND...: runs and logs how long it took
+    local name=$1 start end
+    shift
+    start=$(date +%s.%N)
+    "$@"
+    end=$(date +%s.%N)
+    mkdir -p "$roots"
+    printf '%s %s-%s %s: %.0f s\n' "$(date -u +%FT%TZ)" "$suite" "$arch" "$name" \
+        "$(echo "$end - $start" | bc)" | tee -a "$log"
+}
+
+# The host's tools, with one apt-get update when something is missing.
+host_arch=$(dpkg --print-architecture)
+host_packages=(debootstrap bc)
+[ "$arch" != "$host_arch" ] && host_packages+=(qemu-user-static binfmt-support)
+host_missing=()
+for p in "${host_packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || host_missing+=("$p")
+done
+if [ ${#host_missing[@]} -gt 0 ]; then
+    echo "installing on the host: ${host_missing[*]}"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${host_missing[@]}"
+fi
+if [ "$arch" != "$host_arch" ]; then
+    mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    case $arch in arm64) qemu=aarch64 ;; armhf | armel) qemu=arm ;; *) qemu=$arch ;; esac
+    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] || update-binfmts --enable "qemu-$qemu"
+fi
+
+# The base system, made in a side directory and moved into place only when complete.
+if [ ! -f "$root/.ambience-base" ]; then
+    rm -rf "$root.partial"
+    mkdir -p "$roots"
+    step debootstrap debootstrap --arch="$arch" --variant=minbase "$suite" "$root.partial" "$mirror"
+    # No services start inside; the host's resolver for apt.
+    printf '#!/bin/sh\nexit 101\n' >"$root.partial/usr/sbin/policy-rc.d"
+    chmod +x "$root.partial/usr/sbin/policy-rc.d"
+    mkdir -p "$root.partial/src"
+    touch "$root.partial/.ambience-base"
+    rm -rf "$root"
+    mv "$root.partial" "$root"
+fi
+cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+
+AMBIENCE_ROOT_NO_SRC=1 step "apt-get install ${packages[*]}" "$here/in-root.sh" "$suite" "$arch" \
+    sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900 "$@" && apt-get clean' \
+    sh "${packages[@]}"
+{ [ -f "$stamp" ] && cat "$stamp"; printf '%s\n' "${packages[@]}"; } | sort -u >"$stamp.new"
+mv "$stamp.new" "$stamp"
