@@ -227,7 +227,8 @@ gpioinfo_chip() {  # gpioinfo_chip CHIP: prints the command words, one per line
 #        line   5:      unnamed                 input
 gpio_line_info() {  # gpio_line_info CHIP LINE
     local info command
-    mapfile -t command < <(gpioinfo_chip "$1")
+    # (No process substitution: the guest's /dev has no /dev/fd.)
+    mapfile -t command <<<"$(gpioinfo_chip "$1")"
     info=$("${command[@]}") || return
     awk -v line="$2" -v tools="$GPIOD_TOOLS" '
         $1 == "line" && $2 == line ":" {

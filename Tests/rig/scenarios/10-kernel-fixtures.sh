@@ -101,7 +101,9 @@ bh1750_unplug_nacks_and_replug_resets() {
 gpioset_drives_a_gpio_sim_line() {
     gpio_hold "$GPIO_CHIP" 3=1 &
     local holder=$!
-    eventually 5 gpio_sim_reads 3 1 || { kill "$holder"; return 1; }
+    # shellcheck disable=SC2064 # the holder's pid is fixed now
+    trap "kill $holder 2>/dev/null || true" EXIT # a failing check must not leave the line held
+    eventually 5 gpio_sim_reads 3 1
     expect_equal "gpioset output" "$(gpio_line_info "$GPIO_CHIP" 3)" "line 3 (consumer, direction)"
     expect_equal "unused input" "$(gpio_line_info "$GPIO_CHIP" 2)" "line 2 (consumer, direction)"
     expect_equal 0 "$(gpio_sim_value 2)" "a neighbouring line"
@@ -122,7 +124,7 @@ gpio_sim_pull_drives_an_input() {
 # nobody opens /dev/i2c-N and /dev/gpiochipN only when in the device's group.
 devices_open_for_their_group_only() {
     local gpioinfo
-    mapfile -t gpioinfo < <(gpioinfo_chip "$GPIO_CHIP")
+    mapfile -t gpioinfo <<<"$(gpioinfo_chip "$GPIO_CHIP")"
     rig_grant_device_groups
     i2ctransfer -y "$BH1750_BUS" w1@0x23 0x10
     expect_exit 1 as_user -- i2ctransfer -y "$BH1750_BUS" r2@0x23
