@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 rig-setup rig-test rig-test-arm64 bench install uninstall clean
+.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 rig-setup rig-test bench install uninstall clean
 
 # Debian packages the build and the tests need (installed only when missing).
 PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3
@@ -67,6 +67,7 @@ rig-test: build
 # The same scenarios on arm64: Debian 13's arm64 kernel in qemu-system-aarch64 with the Debian
 # 13 arm64 root; the binary is AMBIENCE_ARM64 (default .build/dist/trixie-arm64/ambience) or
 # the package RIG_DEB=path.deb, installed in the guest with dpkg.
+.PHONY: rig-test-arm64
 rig-test-arm64:
 	Tests/rig/run-arm64.sh
 
