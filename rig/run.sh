@@ -11,7 +11,12 @@
 #   RIG_TIMEOUT    seconds before a guest is given up on (default 600)
 #   RIG_SMP        virtual CPUs (default 2)
 #   RIG_ACCEL      kvm or tcg (default: kvm where the host really has hardware KVM)
-# The guest's command sees RIG_DIR and RIG_REPO too.
+#   RIG_ARCH       amd64 (default) or arm64: Debian 13's arm64 kernel in qemu-system-aarch64
+#                  (-M virt, always software emulation), with the Debian 13 arm64 root at
+#                  RIG_ROOT as the guest's root (one throw-away overlay over all of it) and the
+#                  repo and RIG_DIR shared at their host paths (RIG_ARCH=arm64 rig/setup.sh)
+#   RIG_MEMORY     guest memory (default 1G on amd64, 1536M on arm64: the overlay lives in it)
+# The guest's command sees RIG_DIR, RIG_REPO and RIG_ARCH too.
 set -euo pipefail
 # shellcheck source=rig/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -46,8 +51,8 @@ accelerator_options() {
 encoded_guest_script() {
     local command=$1 encoded
     # shellcheck disable=SC2016 # $RIG_REPO is for the guest's shell to expand
-    encoded=$(printf 'export RIG_DIR=%q RIG_REPO=%q\ncd "$RIG_REPO"\n%s\n' \
-        "$RIG_DIR" "$RIG_REPO" "$command" | base64 -w0)
+    encoded=$(printf 'export RIG_DIR=%q RIG_REPO=%q RIG_ARCH=%q\ncd "$RIG_REPO"\n%s\n' \
+        "$RIG_DIR" "$RIG_REPO" "$RIG_ARCH" "$command" | base64 -w0)
     [ ${#encoded} -le $MAX_ENCODED_COMMAND ] ||
         rig_die "command too long for the kernel command line: put it in a script"
     echo "$encoded"
@@ -60,11 +65,40 @@ boot_guest() {
     # shellcheck disable=SC2046 # accelerator_options is a list of words
     timeout --kill-after=10 "$RIG_TIMEOUT" \
         qemu-system-x86_64 -M pc $(accelerator_options "$accelerator") \
-        -bios /usr/share/qemu/qboot.rom -m 1G -smp "$RIG_SMP" \
+        -bios /usr/share/qemu/qboot.rom -m "${RIG_MEMORY:-1G}" -smp "$RIG_SMP" \
         -display none -no-reboot -nodefaults -serial stdio -monitor none \
         -fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
         -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
         -kernel "$kdir/vmlinux" -initrd "$kdir/initrd.gz" \
+        -append "$append" </dev/null
+}
+
+# The directories arm64 guests get besides the root, as TAG:PATH: the repo, and RIG_DIR when it
+# is not inside the repo. Mounted at the same paths in the guest (rig.shares).
+arm64_shares() {
+    echo "repo:$RIG_REPO"
+    case $RIG_DIR/ in
+    "$RIG_REPO"/*) ;;
+    *) echo "rigdir:$RIG_DIR" ;;
+    esac
+}
+
+# arm64: -M virt, the uncompressed Image, the console on the PL011 (ttyAMA0). Always software
+# emulation (TCG) on this host; pauth-impdef: QEMU's own pointer-authentication algorithm,
+# much cheaper to emulate than the architected one. The root and the shares read-only.
+boot_arm64_guest() {
+    local kdir=$1 append=$2 share tag path shares=()
+    while read -r share; do
+        tag=${share%%:*} path=${share#*:}
+        shares+=(-fsdev "local,id=$tag,path=$path,security_model=none,readonly=on,multidevs=remap"
+            -device "virtio-9p-pci,fsdev=$tag,mount_tag=$tag")
+    done < <(echo "hostroot:$RIG_ROOT"; arm64_shares)
+    timeout --kill-after=10 "$RIG_TIMEOUT" \
+        qemu-system-aarch64 -M virt -accel tcg -cpu max,pauth-impdef=on \
+        -m "${RIG_MEMORY:-1536M}" -smp "$RIG_SMP" \
+        -display none -no-reboot -nodefaults -serial stdio -monitor none \
+        "${shares[@]}" \
+        -kernel "$kdir/Image" -initrd "$kdir/initrd.gz" \
         -append "$append" </dev/null
 }
 
@@ -89,20 +123,37 @@ relay_output() {
 main() {
     local command=${*:-source rig/guest/fixtures.sh && rig_describe_fixtures}
     local kver kdir accelerator nonce append status
+    local kernel=vmlinux qemu=qemu-system-x86_64 console=ttyS0 share
+    if [ "$RIG_ARCH" = arm64 ]; then
+        kernel=Image qemu=qemu-system-aarch64 console=ttyAMA0
+    fi
     kver=$(rig_prepared_kernel)
     kdir=$(rig_kernel_dir "$kver")
-    if [ ! -r "$kdir/vmlinux" ] || [ ! -r "$kdir/initrd.gz" ]; then
-        rig_die "$kdir is incomplete: run rig/setup.sh"
+    if [ ! -r "$kdir/$kernel" ] || [ ! -r "$kdir/initrd.gz" ]; then
+        rig_die "$kdir is incomplete: run RIG_ARCH=$RIG_ARCH rig/setup.sh"
     fi
-    command -v qemu-system-x86_64 >/dev/null || rig_die "no qemu-system-x86_64: run rig/setup.sh"
+    command -v "$qemu" >/dev/null || rig_die "no $qemu: run RIG_ARCH=$RIG_ARCH rig/setup.sh"
     accelerator=$(pick_accelerator)
     nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
     # panic=-1 and -no-reboot: a kernel panic ends QEMU at once instead of hanging.
-    append="console=ttyS0 quiet loglevel=1 panic=-1 rig.nonce=$nonce"
+    append="console=$console quiet loglevel=1 panic=-1 rig.nonce=$nonce"
+    if [ "$RIG_ARCH" = arm64 ]; then
+        accelerator=tcg
+        [ -x "$RIG_ROOT/usr/bin/apt-get" ] || rig_die "no arm64 root at $RIG_ROOT"
+        for share in $(arm64_shares); do
+            [[ $share =~ ^[a-z]+:/[A-Za-z0-9._/+-]*$ ]] ||
+                rig_die "cannot share ${share#*:} with the guest (commas, colons or spaces in the path)"
+        done
+        append+=" rig.overlay=root rig.shares=$(arm64_shares | paste -sd,)"
+    fi
     append+=" rig.cmd=$(encoded_guest_script "$command")"
-    echo "rig: booting $kver ($accelerator, $RIG_SMP CPUs, timeout ${RIG_TIMEOUT}s)" >&2
+    echo "rig: booting $RIG_ARCH $kver ($accelerator, $RIG_SMP CPUs, timeout ${RIG_TIMEOUT}s)" >&2
     set +e
-    boot_guest "$kdir" "$accelerator" "$append" | relay_output "$nonce"
+    if [ "$RIG_ARCH" = arm64 ]; then
+        boot_arm64_guest "$kdir" "$append"
+    else
+        boot_guest "$kdir" "$accelerator" "$append"
+    fi | relay_output "$nonce"
     local statuses=("${PIPESTATUS[@]}")
     set -e
     status=${statuses[1]}

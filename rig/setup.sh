@@ -10,7 +10,17 @@
 #   setup-times.log                 one line per run: date, kernel, seconds
 # Idempotent: each product is rebuilt only when missing or older than its sources, so a run on
 # a prepared machine takes well under a second.
+#
+# RIG_ARCH=arm64 (or --arch arm64) prepares the arm64 rig instead: Debian 13's arm64 kernel
+# booted by qemu-system-aarch64, with the Debian 13 arm64 root at $RIG_ROOT as the guest's
+# root. The packages the guest needs go into that root (apt-get in a chroot, through
+# qemu-user), the modules are built in it (its gcc-14, its kernel headers), and the products
+# go under $RIG_DIR/arm64 (see main_arm64 below).
 set -euo pipefail
+if [ "${1:-}" = --arch ]; then
+    export RIG_ARCH=${2:?--arch needs amd64 or arm64}
+    shift 2
+fi
 # shellcheck source=rig/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -157,8 +167,216 @@ build_initramfs() {
     rm -rf "$staging"
 }
 
+# ---- arm64: Debian 13's arm64 kernel, with a Debian 13 arm64 root as the guest's root ----
+
+ARM64_HOST_PACKAGES=(qemu-system-arm qemu-user-static binfmt-support cpio xz-utils kmod)
+# Into the root: the kernel and its exact headers (the metapackages keep them in step), the
+# kernel source for i2c-stub and gpio-sim (Debian's arm64 kernel has neither), the compiler,
+# the initramfs's busybox, and what the fixtures and the scenarios run in the guest.
+ARM64_ROOT_PACKAGES=(
+    linux-image-arm64 linux-headers-arm64 linux-source-6.12 build-essential busybox-static
+    kmod i2c-tools gpiod python3 udev procps pkg-config util-linux
+)
+ARM64_LINUX_SOURCE=/usr/src/linux-source-6.12.tar.xz # in the root
+ARM64_SOURCE_FILES=(
+    drivers/gpio/gpio-sim.c drivers/gpio/gpiolib.h kernel/irq/irq_sim.c drivers/i2c/i2c-stub.c
+)
+# virtio-pci is built in; netfs and the rest come along as dependencies.
+ARM64_BOOT_MODULES=(9pnet_virtio 9p overlay)
+
+install_host_packages() {
+    local missing=() package
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' ||
+            missing+=("$package")
+    done
+    [ ${#missing[@]} = 0 ] && return
+    log "installing on the host: ${missing[*]}"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        -o DPkg::Lock::Timeout=900 "${missing[@]}"
+}
+
+# arm64 programs run on this host through qemu-user (binfmt_misc).
+enable_qemu_user() {
+    mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64
+    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || rig_die "cannot run arm64 programs (binfmt_misc)"
+}
+
+# Runs COMMAND... as root in $RIG_ROOT, with /proc, /sys and /dev, and BIND (a host directory,
+# if given) at /mnt/rig-build. The mounts live in a private mount namespace: they vanish with
+# the command, whatever happens, and the other users of the root never see them.
+in_root() {  # in_root BIND|"" COMMAND...
+    local bind=$1
+    shift
+    unshare --mount --propagation private /bin/bash -euc '
+        root=$1 bind=$2
+        shift 2
+        mount -t proc proc "$root/proc"
+        mount -t sysfs sysfs "$root/sys"
+        mount --rbind /dev "$root/dev"
+        if [ -n "$bind" ]; then
+            mkdir -p "$root/mnt/rig-build"
+            mount --bind "$bind" "$root/mnt/rig-build"
+        fi
+        exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+    ' in_root "$RIG_ROOT" "$bind" "$@"
+}
+
+# The root is shared (other tools build in it): apt waits for their dpkg lock instead of failing.
+install_root_packages() {
+    local missing=() package
+    for package in "${ARM64_ROOT_PACKAGES[@]}"; do
+        dpkg-query --admindir="$RIG_ROOT/var/lib/dpkg" -W -f='${Status}' "$package" 2>/dev/null |
+            grep -q 'ok installed' || missing+=("$package")
+    done
+    [ ${#missing[@]} = 0 ] && return
+    log "installing into $RIG_ROOT: ${missing[*]}"
+    cp -L /etc/resolv.conf "$RIG_ROOT/etc/resolv.conf" 2>/dev/null || true
+    # INITRD=No: the kernel's postinst makes no initramfs (the rig brings its own; making one
+    # under qemu-user takes minutes).
+    in_root "" /bin/sh -c 'apt-get update -q -o DPkg::Lock::Timeout=900 &&
+        INITRD=No DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+            -o DPkg::Lock::Timeout=900 "$@" && apt-get clean' sh "${missing[@]}"
+}
+
+root_kernel_version() {
+    dpkg-query --admindir="$RIG_ROOT/var/lib/dpkg" -W -f='${Depends}' linux-image-arm64 |
+        grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//'
+}
+
+extract_arm64_sources() {
+    local into=$1 tarball=$RIG_ROOT$ARM64_LINUX_SOURCE version
+    out_of_date "$into/drivers/i2c/i2c-stub.c" "$tarball" || return 0
+    version=$(basename "$tarball" .tar.xz)
+    log "extracting i2c-stub and gpio-sim from $tarball"
+    rm -rf "$into"
+    mkdir -p "$into"
+    tar -C "$into" --strip-components=1 --touch -xJf "$tarball" "${ARM64_SOURCE_FILES[@]/#/$version/}"
+}
+
+# Lays out one module's sources in BUILD/NAME (a Kbuild file and its .c files), for
+# build_arm64_modules to build in the root.
+stage_module() {  # stage_module BUILD NAME KBUILD FILE...
+    local dir=$1/$2 kbuild=$3
+    shift 3
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cp "$@" "$dir/"
+    printf '%s\n' "$kbuild" >"$dir/Kbuild"
+}
+
+# i2c-stub, gpio-sim (with irq_sim, as on amd64) and the test adapter, built in the root with
+# its gcc-14 against the kernel's own headers (the compiler the kernel was built with).
+build_arm64_modules() {
+    local kver=$1 kdir=$2 sources=$3 build=$2/build/modules adapter=$RIG_REPO/rig/kmod/ambience-test-i2c
+    local want=("$kdir/modules/i2c-stub.ko" "$kdir/modules/gpio-sim.ko" "$kdir/modules/ambience-test-i2c.ko")
+    local module stale=
+    for module in "${want[@]}"; do
+        out_of_date "$module" "$RIG_ROOT$ARM64_LINUX_SOURCE" "$adapter"/* \
+            "$RIG_ROOT/usr/src/linux-headers-$kver/.config" && stale=1
+    done
+    [ -n "$stale" ] || return 0
+    log "building i2c-stub, gpio-sim and ambience-test-i2c for $kver (in $RIG_ROOT, under qemu-user)"
+    rm -rf "$build"
+    mkdir -p "$build" "$kdir/modules"
+    stage_module "$build" i2c-stub 'obj-m := i2c-stub.o' "$sources/drivers/i2c/i2c-stub.c"
+    stage_module "$build" gpio-sim $'obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o' \
+        "$sources/drivers/gpio/gpiolib.h" "$sources/kernel/irq/irq_sim.c"
+    cp "$sources/drivers/gpio/gpio-sim.c" "$build/gpio-sim/gpio-sim-main.c"
+    # Debian's kernel has CONFIG_IRQ_SIM=n: the same workaround as on amd64 (see build_gpio_sim).
+    sed -i 's/handle_simple_irq(irq_to_desc(\([a-z_]*\)))/generic_handle_irq(\1)/' "$build/gpio-sim/irq_sim.c"
+    grep -q 'generic_handle_irq(' "$build/gpio-sim/irq_sim.c" ||
+        rig_die "the irq_sim.c workaround no longer applies: check $build/gpio-sim/irq_sim.c"
+    mkdir -p "$build/ambience-test-i2c"
+    cp "$adapter"/* "$build/ambience-test-i2c/"
+    in_root "$build" /bin/sh -c 'for module in i2c-stub gpio-sim ambience-test-i2c; do
+        make -s -C "/lib/modules/$1/build" M="/mnt/rig-build/$module" modules || exit 1
+    done' sh "$kver"
+    for module in i2c-stub gpio-sim ambience-test-i2c; do
+        cp "$build/$module/$module.ko" "$kdir/modules/"
+    done
+}
+
+# Debian's arm64 vmlinuz is an uncompressed Image: QEMU boots it as it is.
+copy_arm64_kernel() {
+    local kver=$1 kdir=$2
+    out_of_date "$kdir/Image" "$RIG_ROOT/boot/vmlinuz-$kver" || return 0
+    log "copying the kernel Image $kver"
+    cp "$RIG_ROOT/boot/vmlinuz-$kver" "$kdir/Image.partial"
+    mv "$kdir/Image.partial" "$kdir/Image"
+}
+
+# Like copy_boot_modules, from the root's module tree (the host's modprobe reads it with -d).
+copy_arm64_boot_modules() {
+    local kver=$1 into=$2 module path name
+    mkdir -p "$into/modules"
+    for module in "${ARM64_BOOT_MODULES[@]}"; do
+        modprobe -d "$RIG_ROOT" --set-version "$kver" --show-depends "$module"
+    done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r path; do
+        [ -e "$path" ] || path=$RIG_ROOT$path
+        name=$(basename "$path")
+        case $name in
+        *.ko.xz) xz -dc "$path" >"$into/modules/${name%.xz}" ;;
+        *.ko.zst) zstd -qdc "$path" >"$into/modules/${name%.zst}" ;;
+        *) cp "$path" "$into/modules/" ;;
+        esac
+        basename "$name" | sed 's/\.\(xz\|zst\)$//' >>"$into/modules/order"
+    done
+    [ -s "$into/modules/order" ] || rig_die "found none of ${ARM64_BOOT_MODULES[*]} for $kver in $RIG_ROOT"
+}
+
+build_arm64_initramfs() {
+    local kver=$1 kdir=$2 init=$RIG_REPO/rig/guest/init busybox=$RIG_ROOT/usr/bin/busybox staging
+    out_of_date "$kdir/initrd.gz" "$init" "$busybox" "$RIG_ROOT/lib/modules/$kver/modules.dep" || return 0
+    log "building the arm64 initramfs for $kver"
+    staging=$(mktemp -d)
+    mkdir -p "$staging/bin"
+    cp "$busybox" "$staging/bin/"
+    cp "$init" "$staging/init"
+    chmod 755 "$staging/init"
+    copy_arm64_boot_modules "$kver" "$staging"
+    (cd "$staging" && find . | cpio -o -H newc --quiet) | gzip -1 >"$kdir/initrd.gz.partial"
+    mv "$kdir/initrd.gz.partial" "$kdir/initrd.gz"
+    rm -rf "$staging"
+}
+
+main_arm64() {
+    local started kver kdir seconds arch_dir
+    started=$(date +%s.%N)
+    [ "$(id -u)" = 0 ] || rig_die "setup needs root (apt-get, chroot, kernel module builds)"
+    [ -x "$RIG_ROOT/usr/bin/apt-get" ] ||
+        rig_die "no Debian 13 arm64 root at $RIG_ROOT: make one (scripts/debian-root.sh trixie arm64, or debootstrap --arch=arm64 trixie DIR) and point RIG_ROOT at it"
+    install_host_packages "${ARM64_HOST_PACKAGES[@]}"
+    enable_qemu_user
+    install_root_packages
+    kver=$(root_kernel_version)
+    [ -n "$kver" ] || rig_die "cannot tell which kernel linux-image-arm64 installed in $RIG_ROOT"
+    [ -r "$RIG_ROOT/boot/vmlinuz-$kver" ] || rig_die "no $RIG_ROOT/boot/vmlinuz-$kver"
+    # (Not lib/modules/KVER/build: that link is absolute, right only inside the root.)
+    [ -d "$RIG_ROOT/usr/src/linux-headers-$kver" ] ||
+        rig_die "no headers for $kver in $RIG_ROOT (linux-headers-arm64 and linux-image-arm64 disagree?)"
+    arch_dir=$(rig_arch_dir)
+    kdir=$(rig_kernel_dir "$kver")
+    mkdir -p "$kdir"
+    extract_arm64_sources "$kdir/build/linux-source"
+    build_arm64_modules "$kver" "$kdir" "$kdir/build/linux-source"
+    copy_arm64_kernel "$kver" "$kdir"
+    build_arm64_initramfs "$kver" "$kdir"
+    echo "$kver" >"$arch_dir/kernel-version"
+    seconds=$(awk -v now="$(date +%s.%N)" -v then="$started" 'BEGIN { printf "%.1f", now - then }')
+    echo "$(date -u +%FT%TZ) $kver ${seconds}s" >>"$arch_dir/setup-times.log"
+    log "ready for arm64 $kver in ${seconds}s (products in $kdir, root $RIG_ROOT)"
+}
+
 main() {
     local started kver kdir sources seconds
+    if [ "$RIG_ARCH" = arm64 ]; then
+        main_arm64
+        return
+    fi
     started=$(date +%s.%N)
     [ "$(id -u)" = 0 ] || rig_die "setup needs root (apt-get, kernel module builds)"
     install_packages

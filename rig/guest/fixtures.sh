@@ -11,6 +11,9 @@
 #                   $GPIO_SIM_SYSFS/sim_gpioK/value, its pull .../sim_gpioK/pull
 #   I2C_GID, GPIO_GID   numeric groups rig_grant_device_groups gives the device nodes
 #   NOBODY_UID      an unprivileged user (nobody) for as_user
+#   GPIOD_TOOLS     1 or 2: the major version of the gpiod command-line tools (Debian 12 has
+#                   1.6, Debian 13 2.x, with another syntax); use the gpio_* helpers below
+#                   (gpio_hold, gpio_get, gpio_line_info, gpioinfo_chip), not the tools directly
 [ -n "${RIG_DIR:-}" ] || { echo "fixtures.sh: RIG_DIR is not set (run through rig/run.sh)" >&2; return 1; }
 
 TEST_ADAPTER_NAME=ambience-test-i2c
@@ -26,15 +29,36 @@ GPIO_GID=64002
 NOBODY_UID=65534
 export I2C_GID GPIO_GID NOBODY_UID GPIO_SIM_LABEL
 
+# The modules rig/setup.sh built for the running kernel (arm64's under $RIG_DIR/arm64).
 rig_module_dir() {
-    echo "$RIG_DIR/kernels/$(uname -r)/modules"
+    if [ "${RIG_ARCH:-amd64}" = amd64 ]; then
+        echo "$RIG_DIR/kernels/$(uname -r)/modules"
+    else
+        echo "$RIG_DIR/$RIG_ARCH/kernels/$(uname -r)/modules"
+    fi
 }
 
-# insmod, unless the module is loaded already (sourcing twice must not fail).
+# insmod, unless the module is loaded already (sourcing twice must not fail). The kernel's own
+# modules it depends on are loaded first (modprobe: they are in /lib/modules).
 rig_insmod() {  # rig_insmod NAME [PARAMETER=VALUE...]
-    local name=$1
+    local name=$1 file dependency
     shift
-    [ -d "/sys/module/${name//-/_}" ] || insmod "$(rig_module_dir)/$name.ko" "$@"
+    file=$(rig_module_dir)/$name.ko
+    [ -d "/sys/module/${name//-/_}" ] && return 0
+    for dependency in $(modinfo -F depends "$file" | tr ',' ' '); do
+        modprobe "$dependency" || return
+    done
+    insmod "$file" "$@"
+}
+
+# A module of the kernel's own when it has one (Debian 12's amd64 i2c-stub), else the one
+# rig/setup.sh built (Debian 13's arm64 kernel lacks i2c-stub).
+rig_load() {  # rig_load NAME [PARAMETER=VALUE...]
+    if [ -e "$(rig_module_dir)/$1.ko" ]; then
+        rig_insmod "$@"
+    else
+        modprobe "$@"
+    fi
 }
 
 # The number N of the /dev/i2c-N whose adapter has this name (bus numbers vary by machine).
@@ -53,7 +77,7 @@ i2c_bus_by_name() {  # i2c_bus_by_name NAME
 # (Sourced, so no set -e here: each step stops the loader on failure by hand.)
 load_i2c_fixtures() {
     modprobe i2c-dev || return
-    modprobe i2c-stub chip_addr="$STUB_ADDRESSES" || return
+    rig_load i2c-stub chip_addr="$STUB_ADDRESSES" || return
     rig_insmod ambience-test-i2c || return
     TSL2561_BUS=$(i2c_bus_by_name "$STUB_ADAPTER_NAME") || return
     BH1750_BUS=$(i2c_bus_by_name "$TEST_ADAPTER_NAME") || return
@@ -161,6 +185,73 @@ gpio_sim_pull() {  # gpio_sim_pull LINE up|down
     echo "pull-$2" >"$GPIO_SIM_SYSFS/sim_gpio$1/pull"
 }
 
+# ---- The gpiod tools, 1.6 (Debian 12) or 2.x (Debian 13) ----
+
+# 1 or 2, from `gpioinfo --version` ("gpioinfo (libgpiod) v1.6.3", "... v2.2.1").
+gpiod_tools_version() {
+    gpioinfo --version 2>/dev/null | sed -n '1s/.* v\{0,1\}\([0-9]*\)\..*/\1/p'
+}
+
+# Drives LINE to VALUE on CHIP and holds it until killed (consumer "gpioset"). It execs the
+# tool, so run it in the background (`gpio_hold CHIP 3=1 &`): $! is then the holder itself.
+gpio_hold() {  # gpio_hold CHIP LINE=VALUE &
+    if [ "$GPIOD_TOOLS" = 1 ]; then
+        exec gpioset --mode=signal "$1" "$2"
+    else
+        exec gpioset --chip "$1" "$2"
+    fi
+}
+
+# The value (0 or 1) LINE of CHIP reads as an input.
+gpio_get() {  # gpio_get CHIP LINE
+    if [ "$GPIOD_TOOLS" = 1 ]; then
+        gpioget "$1" "$2"
+    else
+        gpioget --numeric --chip "$1" "$2"
+    fi
+}
+
+# gpioinfo for one chip, as a command line (for as_user, which runs commands, not functions).
+gpioinfo_chip() {  # gpioinfo_chip CHIP: prints the command words, one per line
+    if [ "$GPIOD_TOOLS" = 1 ]; then
+        printf '%s\n' gpioinfo "$1"
+    else
+        printf '%s\n' gpioinfo --chip "$1"
+    fi
+}
+
+# LINE of CHIP as "CONSUMER DIRECTION": "unused input", "gpioset output", "ambience output".
+#   1.6: line   3:      unnamed  "gpioset"   output  active-high [used]
+#        line   5:      unnamed       unused   input  active-high
+#   2.x: line   3:      unnamed                 output consumer="gpioset"
+#        line   5:      unnamed                 input
+gpio_line_info() {  # gpio_line_info CHIP LINE
+    local info command
+    # (No process substitution: the guest's /dev has no /dev/fd.)
+    mapfile -t command <<<"$(gpioinfo_chip "$1")"
+    info=$("${command[@]}") || return
+    awk -v line="$2" -v tools="$GPIOD_TOOLS" '
+        $1 == "line" && $2 == line ":" {
+            consumer = "unused"; direction = "?"
+            if (tools == 1) {
+                if (match($0, /"[^"]*"/)) { consumer = substr($0, RSTART + 1, RLENGTH - 2); sub(/"[^"]*"/, "") }
+                else if ($0 !~ / unused /) consumer = "used"
+            } else if (match($0, /consumer=("[^"]*"|[^ \t]+)/)) {
+                consumer = substr($0, RSTART + 9, RLENGTH - 9); gsub(/"/, "", consumer)
+            } else if ($0 ~ /[ \t]used([ \t]|$)/) consumer = "used"
+            if ($0 ~ /[ \t]output([ \t]|$)/) direction = "output"
+            else if ($0 ~ /[ \t]input([ \t]|$)/) direction = "input"
+            print consumer, direction
+            found = 1
+        }
+        END { exit !found }' <<<"$info"
+}
+
+# Succeeds if no process holds LINE of CHIP (whatever direction it was left in).
+gpio_line_unused() {  # gpio_line_unused CHIP LINE
+    [[ "$(gpio_line_info "$1" "$2")" == "unused "* ]]
+}
+
 # ---- Permissions, as the project's udev rules set them ----
 
 # /dev/i2c-* to group I2C_GID, /dev/gpiochip* to GPIO_GID, both 0660.
@@ -194,9 +285,13 @@ rig_describe_fixtures() {
     echo "BH1750_BUS=$BH1750_BUS ($TEST_ADAPTER_NAME, BH1750 at 0x23, TSL2561 at 0x39)"
     echo "GPIO_CHIP=$GPIO_CHIP ($GPIO_SIM_LABEL, $GPIO_SIM_LINES lines)"
     echo "GPIO_SIM_SYSFS=$GPIO_SIM_SYSFS"
+    echo "GPIOD_TOOLS=$GPIOD_TOOLS ($(gpioinfo --version | head -n 1))"
 }
 
-if ! { load_i2c_fixtures && load_gpio_fixtures &&
+GPIOD_TOOLS=$(gpiod_tools_version)
+export GPIOD_TOOLS
+if ! { [ -n "$GPIOD_TOOLS" ] || { echo "fixtures.sh: cannot tell the gpiod tools' version" >&2; false; }; } ||
+    ! { load_i2c_fixtures && load_gpio_fixtures &&
     tsl2561_stub_reset 0x39 && tsl2561_stub_reset 0x49; }; then
     echo "fixtures.sh: setting up the fixtures failed" >&2
     return 1

@@ -97,11 +97,15 @@ bh1750_unplug_nacks_and_replug_resets() {
 # -- GPIO --
 
 # A line held high by gpioset reads 1 in gpio-sim's sysfs; released, it falls back to its pull.
+# (gpio_hold and gpio_get use the gpiod tools' 1.6 or 2.x syntax: see rig/guest/fixtures.sh.)
 gpioset_drives_a_gpio_sim_line() {
-    gpioset --mode=signal "$GPIO_CHIP" 3=1 &
+    gpio_hold "$GPIO_CHIP" 3=1 &
     local holder=$!
-    eventually 5 gpio_sim_reads 3 1 || { kill "$holder"; return 1; }
-    gpioinfo "$GPIO_CHIP" | grep -q 'line *3:.*"gpioset" *output'
+    # shellcheck disable=SC2064 # the holder's pid is fixed now
+    trap "kill $holder 2>/dev/null || true" EXIT # a failing check must not leave the line held
+    eventually 5 gpio_sim_reads 3 1
+    expect_equal "gpioset output" "$(gpio_line_info "$GPIO_CHIP" 3)" "line 3 (consumer, direction)"
+    expect_equal "unused input" "$(gpio_line_info "$GPIO_CHIP" 2)" "line 2 (consumer, direction)"
     expect_equal 0 "$(gpio_sim_value 2)" "a neighbouring line"
     kill "$holder"
     wait "$holder" || true
@@ -110,15 +114,17 @@ gpioset_drives_a_gpio_sim_line() {
 
 gpio_sim_pull_drives_an_input() {
     gpio_sim_pull 5 up
-    expect_equal 1 "$(gpioget "$GPIO_CHIP" 5)" "input pulled up"
+    expect_equal 1 "$(gpio_get "$GPIO_CHIP" 5)" "input pulled up"
     gpio_sim_pull 5 down
-    expect_equal 0 "$(gpioget "$GPIO_CHIP" 5)" "input pulled down"
+    expect_equal 0 "$(gpio_get "$GPIO_CHIP" 5)" "input pulled down"
 }
 
 # -- Permissions, as the udev rules will set them --
 
 # nobody opens /dev/i2c-N and /dev/gpiochipN only when in the device's group.
 devices_open_for_their_group_only() {
+    local gpioinfo
+    mapfile -t gpioinfo <<<"$(gpioinfo_chip "$GPIO_CHIP")"
     rig_grant_device_groups
     i2ctransfer -y "$BH1750_BUS" w1@0x23 0x10
     expect_exit 1 as_user -- i2ctransfer -y "$BH1750_BUS" r2@0x23
@@ -126,8 +132,8 @@ devices_open_for_their_group_only() {
     expect_exit 1 as_user "$GPIO_GID" -- i2ctransfer -y "$BH1750_BUS" r2@0x23
     expect_exit 0 as_user "$I2C_GID" -- i2ctransfer -y "$BH1750_BUS" r2@0x23
     expect_exit 0 as_user "$I2C_GID" -- i2cget -y "$TSL2561_BUS" 0x39 0x8a b
-    expect_exit 1 as_user "$I2C_GID" -- gpioinfo "$GPIO_CHIP"
-    expect_exit 0 as_user "$I2C_GID,$GPIO_GID" -- gpioinfo "$GPIO_CHIP"
+    expect_exit 1 as_user "$I2C_GID" -- "${gpioinfo[@]}"
+    expect_exit 0 as_user "$I2C_GID,$GPIO_GID" -- "${gpioinfo[@]}"
     expect_equal "$NOBODY_UID" "$(as_user -- id -u)" "user"
 }
 

@@ -7,7 +7,7 @@ a_busy_line_stops_the_start() {
     ambience_is_built
     bh1750_set_lux 300
     daemon_config "$dir" bh1750 "$BH1750_BUS" 0x23
-    gpioset --mode=signal "$GPIO_CHIP" "$CONTRAST_LINE=1" &
+    gpio_hold "$GPIO_CHIP" "$CONTRAST_LINE=1" &
     holder=$!
     # shellcheck disable=SC2064 # the holder's pid is fixed now
     trap "kill $holder 2>/dev/null" EXIT
@@ -18,9 +18,8 @@ a_busy_line_stops_the_start() {
         "$RIG_WORK/err" || { cat "$RIG_WORK/err"; return 1; }
     # The holder still has its line; the daemon took none of the others with it.
     expect_equal 1 "$(gpio_sim_value "$CONTRAST_LINE")" "the holder's line"
-    gpioinfo "$GPIO_CHIP" >"$RIG_WORK/lines"
     for line in "$INVERT_LINE" "$REGULAR_LINE" "$FAULT_LINE"; do
-        grep -q "line *$line:.*unused" "$RIG_WORK/lines" || { cat "$RIG_WORK/lines"; return 1; }
+        gpio_line_unused "$GPIO_CHIP" "$line" || { gpio_line_info "$GPIO_CHIP" "$line"; return 1; }
     done
 }
 

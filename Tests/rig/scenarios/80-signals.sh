@@ -37,7 +37,7 @@ ambience_gpio_sets() {
 }
 
 line_unused() {  # line_unused LINE
-    gpioinfo "$GPIO_CHIP" | grep -q "line *$1:.*unused"
+    gpio_line_unused "$GPIO_CHIP" "$1"
 }
 
 sigterm_turns_every_line_off_then_releases_them() {
@@ -52,7 +52,7 @@ sigterm_turns_every_line_off_then_releases_them() {
     trap "bh1750_replug; gpio_trace_stop; daemon_kill '$dir'" EXIT
     bh1750_unplug
     eventually "$(fault_bound)" daemon_shows "$dir" contrast 1 || { daemon_describe "$dir"; return 1; }
-    gpioinfo "$GPIO_CHIP" | grep -q "line *$CONTRAST_LINE:.*\"ambience\" *output"
+    expect_equal "ambience output" "$(gpio_line_info "$GPIO_CHIP" "$CONTRAST_LINE")" "the lit line (consumer, direction)"
     gpio_trace_start
     daemon_stop "$dir"
     gpio_trace_stop
@@ -60,7 +60,7 @@ sigterm_turns_every_line_off_then_releases_them() {
     # and none is held any more.
     expect_equal "$(levels_for none)" "$(indicator_levels)" "lines after the exit"
     for line in "$INVERT_LINE" "$REGULAR_LINE" "$CONTRAST_LINE" "$FAULT_LINE"; do
-        line_unused "$line" || { gpioinfo "$GPIO_CHIP"; return 1; }
+        line_unused "$line" || { gpio_line_info "$GPIO_CHIP" "$line"; return 1; }
     done
     # And before the release, the daemon itself set the lit line off: pull alone would not show it.
     sets=$(ambience_gpio_sets)

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Runs in the arm64 guest, as root, from the repo (through Tests/rig/run-arm64.sh): installs
+# the package under test with dpkg when given a .deb (the guest's root is a throw-away overlay:
+# the installation vanishes at power-off), then runs Tests/rig/guest.sh with AMBIENCE pointing
+# at the arm64 binary.
+#
+#   Tests/rig/guest-arm64.sh PACKAGE.deb|BINARY
+set -uo pipefail
+target=${1:?usage: Tests/rig/guest-arm64.sh PACKAGE.deb|BINARY}
+[ -n "${RIG_SCENARIOS:-}" ] || unset RIG_SCENARIOS
+echo "guest: $(uname -m), kernel $(uname -r), $(. /etc/os-release && echo "$PRETTY_NAME")"
+
+case $target in
+*.deb)
+    started=$(cut -d' ' -f1 /proc/uptime)
+    if ! dpkg -i "$target"; then
+        echo "FAIL dpkg -i $target"
+        echo "rig: 0 passed, 1 failed"
+        exit 1
+    fi
+    package=$(dpkg-deb -f "$target" Package)
+    AMBIENCE=$(dpkg -L "$package" | grep -m 1 -E '/s?bin/ambience$')
+    echo "guest: $package installed in $(awk -v s="$started" '{ printf "%.1f", $1 - s }' /proc/uptime)s; binary $AMBIENCE"
+    ;;
+*) AMBIENCE=$target ;;
+esac
+[ -x "$AMBIENCE" ] || { echo "FAIL no binary at $AMBIENCE"; echo "rig: 0 passed, 1 failed"; exit 1; }
+export AMBIENCE
+
+# Built against Debian 13's libgpiod (2.x), the binary under test is already what the amd64
+# rig's second, libgpiod 2.x build is there for: its repeated checks would prove nothing new.
+if ldd "$AMBIENCE" | grep -q 'libgpiod\.so\.3 '; then
+    export RIG_SKIP_GPIOD2="the arm64 binary under test is itself the libgpiod 2.x build"
+fi
+exec Tests/rig/guest.sh
