@@ -16,6 +16,8 @@
 #                  RIG_ROOT as the guest's root (one throw-away overlay over all of it) and the
 #                  repo and RIG_DIR shared at their host paths (RIG_ARCH=arm64 rig/setup.sh)
 #   RIG_MEMORY     guest memory (default 1G on amd64, 1536M on arm64: the overlay lives in it)
+#   RIG_OVERLAY    root: on amd64 too, one throw-away overlay over the whole shared root, so a
+#                  package can be installed in the guest (arm64 always has it)
 # The guest's command sees RIG_DIR, RIG_REPO and RIG_ARCH too.
 set -euo pipefail
 # shellcheck source=rig/lib.sh
@@ -145,6 +147,9 @@ main() {
                 rig_die "cannot share ${share#*:} with the guest (commas, colons or spaces in the path)"
         done
         append+=" rig.overlay=root rig.shares=$(arm64_shares | paste -sd,)"
+    fi
+    if [ "$RIG_ARCH" != arm64 ] && [ "${RIG_OVERLAY:-}" = root ]; then
+        append+=" rig.overlay=root"
     fi
     append+=" rig.cmd=$(encoded_guest_script "$command")"
     echo "rig: booting $RIG_ARCH $kver ($accelerator, $RIG_SMP CPUs, timeout ${RIG_TIMEOUT}s)" >&2

@@ -2,7 +2,7 @@
 # The rig's scenarios on arm64: prepares the arm64 rig (RIG_ARCH=arm64 rig/setup.sh: Debian
 # 13's arm64 kernel, the Debian 13 arm64 root at RIG_ROOT), stages the arm64 binary under test
 # (or its .deb) in $RIG_DIR/arm64/stage, then boots the arm64 guest ONCE to run
-# Tests/rig/guest-arm64.sh, which installs the .deb with dpkg if there is one and runs
+# Tests/rig/guest-package.sh, which installs the .deb with dpkg if there is one and runs
 # Tests/rig/guest.sh with AMBIENCE pointing at the binary. Fails loudly: no binary, no boot, a
 # crash or a timeout all exit non-zero. Run as root on Debian 12.
 #
@@ -65,6 +65,6 @@ phase setup "$ROOT/rig/setup.sh"
 stage
 status=0
 phase boot_and_scenarios "$ROOT/rig/run.sh" \
-    "RIG_SCENARIOS='${RIG_SCENARIOS:-}' Tests/rig/guest-arm64.sh '$GUEST_ARGUMENT'" || status=$?
+    "RIG_SCENARIOS='${RIG_SCENARIOS:-}' Tests/rig/guest-package.sh '$GUEST_ARGUMENT'" || status=$?
 echo "rig: wall time $((SECONDS - started))s, exit status $status"
 exit "$status"

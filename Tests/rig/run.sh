@@ -6,7 +6,10 @@
 #
 #   Tests/rig/run.sh          (make rig-test builds the default binary first)
 #
-# Environment: GPIOD2_PREFIX (default /opt/libgpiod2), where .ci/libgpiod2.sh puts libgpiod 2.x.
+# Environment: GPIOD2_PREFIX (default /opt/libgpiod2), where .ci/libgpiod2.sh puts libgpiod 2.x;
+# RIG_DEB, an amd64 .deb of ambience for this host's Debian: installed with dpkg in the guest
+# (whose root is then one throw-away overlay) and its binary tested instead of the debug build;
+# RIG_SCENARIOS, globs of scenario files (default all).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 GPIOD2_PREFIX=${GPIOD2_PREFIX:-/opt/libgpiod2}
@@ -38,6 +41,15 @@ build_gpiod2() {
 phase setup setup
 phase build_gpiod2 build_gpiod2
 status=0
-phase boot_and_scenarios "$ROOT/rig/run.sh" "GPIOD2_PREFIX=$GPIOD2_PREFIX Tests/rig/guest.sh" || status=$?
+if [ -n "${RIG_DEB:-}" ]; then
+    [ "$(dpkg-deb -f "$RIG_DEB" Architecture)" = amd64 ] || { echo "rig: $RIG_DEB is not an amd64 package" >&2; exit 1; }
+    deb=$(realpath "$RIG_DEB")
+    phase boot_and_scenarios env RIG_OVERLAY=root "$ROOT/rig/run.sh" \
+        "GPIOD2_PREFIX=$GPIOD2_PREFIX RIG_SCENARIOS='${RIG_SCENARIOS:-}' Tests/rig/guest-package.sh '$deb'" ||
+        status=$?
+else
+    phase boot_and_scenarios "$ROOT/rig/run.sh" \
+        "GPIOD2_PREFIX=$GPIOD2_PREFIX RIG_SCENARIOS='${RIG_SCENARIOS:-}' Tests/rig/guest.sh" || status=$?
+fi
 echo "rig: wall time $((SECONDS - started))s, exit status $status"
 exit "$status"
