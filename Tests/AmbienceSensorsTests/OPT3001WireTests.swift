@@ -133,6 +133,15 @@ import Testing
         #expect(reading.settings.hasSuffix(", saturated"))
     }
 
+    @Test func overflowAloneIsEnoughForSaturation() throws {
+        // OVF set though the counts stop short of 4095: the conversion still overflowed.
+        let bus = ScriptedBus(replies: Self.ids() + [[0xCC, 0x10], [0xCD, 0x90], [0xBF, 0x00]])
+        let clock = ManualClock()
+        let reading = try OPT3001(bus: bus, clock: clock).read(waitingOn: clock)
+        #expect(reading.isSaturated)
+        #expect(abs(reading.lux - 20.48 * 0xF00) < 1e-6)
+    }
+
     @Test func aFixedRangeAtFullCountsIsSaturatedWithoutOVF() throws {
         let word: UInt16 = 0x3C10
         let bus = ScriptedBus(replies: Self.ids() + [[0x3C, 0x10], [0x3C, 0x90], [0x3F, 0xFF]])
