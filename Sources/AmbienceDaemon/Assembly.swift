@@ -66,6 +66,7 @@ public enum Assembly {
             case .tsl2561:
                 bus.attach(
                     TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light), at: settings.address)
+            case .opt3001: bus.attach(OPT3001Emulator(light: light), at: settings.address)
             }
             built.sensor = SimulatedWorldSensor(
                 chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
@@ -89,6 +90,8 @@ public enum Assembly {
         switch settings.kind {
         case .bh1750: BH1750(bus: bus, address: settings.address, settings: settings.bh1750, clock: clock)
         case .tsl2561: TSL2561(bus: bus, address: settings.address, settings: settings.tsl2561, clock: clock)
+        // Automatic full-scale: the chip ranges itself, so there is nothing to configure.
+        case .opt3001: OPT3001(bus: bus, address: settings.address, clock: clock)
         }
     }
 

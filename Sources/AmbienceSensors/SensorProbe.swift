@@ -8,6 +8,8 @@ public struct ProbeFinding: Sendable {
         case tsl2561(part: String, package: TSL2561.Package, reading: Result<Reading, SensorError>)
         /// Identified by behaviour: it takes the BH1750's commands and its data clears on reset.
         case bh1750(reading: Result<Reading, SensorError>)
+        /// Identified by its ID registers (`identifiedBy` says which): the chip's name and reading.
+        case identified(chip: String, identifiedBy: String, reading: Result<Reading, SensorError>)
         /// Something answers, but it is not a sensor this project drives.
         case unidentified(String)
         /// The address could not be probed (claimed by a kernel driver, an adapter limit…).
@@ -19,7 +21,7 @@ public struct ProbeFinding: Sendable {
 
     public var isSensor: Bool {
         switch outcome {
-        case .tsl2561, .bh1750: true
+        case .tsl2561, .bh1750, .identified: true
         case .unidentified, .problem: false
         }
     }
@@ -28,15 +30,38 @@ public struct ProbeFinding: Sendable {
 /// Looks for the sensors at their possible addresses and identifies what answers. Addresses where
 /// nothing answers are left out; every other one is explained.
 public enum SensorProbe {
-    public static let addresses = (TSL2561.addresses + BH1750.addresses).sorted()
+    public static let addresses = Array(Set(TSL2561.addresses + BH1750.addresses + OPT3001.addresses)).sorted()
 
     public static func scan(_ bus: any I2CBus, clock: any Clock) -> [ProbeFinding] {
         addresses.compactMap { address in
-            let outcome =
-                TSL2561.addresses.contains(address)
-                ? probeTSL2561(bus, address, clock) : probeBH1750(bus, address, clock)
+            let outcome: ProbeFinding.Outcome?
+            if OPT3001.addresses.contains(address) {
+                outcome = probeOPT3001(bus, address, clock)
+            } else if TSL2561.addresses.contains(address) {
+                outcome = probeTSL2561(bus, address, clock)
+            } else {
+                outcome = probeBH1750(bus, address, clock)
+            }
             return outcome.map { ProbeFinding(address: address, outcome: $0) }
         }
+    }
+
+    /// Its manufacturer and device ID registers say "TI" and 0x3001; reading them changes nothing.
+    private static func probeOPT3001(_ bus: any I2CBus, _ address: I2CAddress, _ clock: any Clock)
+        -> ProbeFinding.Outcome?
+    {
+        guard OPT3001.identify(bus: bus, address: address) else {
+            return answers(bus, address) ? .unidentified("answers, but its ID registers are not an OPT3001's") : nil
+        }
+        let sensor = OPT3001(bus: bus, address: address, clock: clock)
+        return .identified(
+            chip: "OPT3001", identifiedBy: "its manufacturer and device ID registers",
+            reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
+    }
+
+    /// Whether anything acknowledges a one-byte read at the address: harmless for these chips.
+    private static func answers(_ bus: any I2CBus, _ address: I2CAddress) -> Bool {
+        (try? bus.read(count: 1, from: address)) != nil
     }
 
     /// Reading the ID register is harmless to any chip that may sit there.

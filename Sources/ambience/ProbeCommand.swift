@@ -66,6 +66,8 @@ private func describe(_ outcome: ProbeFinding.Outcome) -> String {
         return "\(part) (\(package) package, by its ID register): " + describe(reading)
     case .bh1750(let reading):
         return "BH1750 (by behaviour: takes its commands, data clears on reset): " + describe(reading)
+    case .identified(let chip, let identifiedBy, let reading):
+        return "\(chip) (by \(identifiedBy)): " + describe(reading)
     case .unidentified(let what):
         return what
     case .problem(let error):

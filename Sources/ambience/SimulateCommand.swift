@@ -9,12 +9,15 @@ import AmbienceSystem
     import Glibc
 #endif
 
+/// The chips `simulate` can emulate: every kind the configuration takes.
+private let sensorKinds = DaemonConfiguration.SensorSettings.Kind.allCases.map(\.rawValue)
+
 let simulateCommand = Command(
     name: "simulate",
     summary: "the whole pipeline on a desktop, with an emulated sensor under a light profile",
     usage: """
         ambience simulate [--profile PROFILE] [--speed X] [--end DURATION] [--config PATH]
-                          [--sensor bh1750|tsl2561] [--runtime-dir DIR]
+                          [--sensor \(sensorKinds.joined(separator: "|"))] [--runtime-dir DIR]
 
           Runs the daemon's loop with the configured chip emulated on a mock I2C bus, the
           indicator lines drawn on the terminal, and the real pipes, state file and control pipe.
@@ -38,7 +41,9 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
     let boards = try arguments.option("--boards")
     let sensorKind = try arguments.option("--sensor").map { text throws(UsageError) in
         guard let kind = DaemonConfiguration.SensorSettings.Kind(rawValue: text) else {
-            throw UsageError("--sensor must be bh1750 or tsl2561, not '\(text)'")
+            throw UsageError(
+                "--sensor must be \(sensorKinds.dropLast().joined(separator: ", ")) or \(sensorKinds.last ?? ""),"
+                    + " not '\(text)'")
         }
         return kind
     }

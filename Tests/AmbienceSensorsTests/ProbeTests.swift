@@ -27,6 +27,39 @@ import Testing
         #expect(abs(try bhReading.get().lux - 80) < 0.5)
     }
 
+    @Test func findsAnOPT3001ByItsIDRegistersAtEachOfItsAddresses() throws {
+        for address in OPT3001.addresses {
+            let clock = ManualClock()
+            let bus = MockI2CBus(clock: clock)
+            bus.attach(OPT3001Emulator { _ in 450 }, at: address)
+
+            let findings = SensorProbe.scan(bus, clock: clock)
+
+            #expect(findings.map(\.address) == [address])
+            guard case .identified(let chip, _, let reading) = findings.first?.outcome else {
+                Issue.record("\(findings)")
+                continue
+            }
+            #expect(chip == "OPT3001")
+            #expect(abs(try reading.get().lux - 450) < 1)
+        }
+    }
+
+    @Test func somethingElseAtAnOPT3001AddressIsNotTakenForOne() throws {
+        let clock = ManualClock()
+        let bus = MockI2CBus(clock: clock)
+        // A BH1750 answers plain reads but has no ID registers.
+        bus.attach(BH1750Emulator { _ in 1 }, at: 0x44)
+
+        let findings = SensorProbe.scan(bus, clock: clock)
+
+        guard case .unidentified(let what) = findings.first?.outcome else {
+            Issue.record("\(findings)")
+            return
+        }
+        #expect(findings.map(\.address) == [0x44] && what.contains("not an OPT3001"))
+    }
+
     @Test func explainsAClaimedAddressAndSomethingElseAnswering() throws {
         let clock = ManualClock()
         let bus = MockI2CBus(clock: clock)
