@@ -37,6 +37,10 @@ public enum SensorProbe {
             let outcome: ProbeFinding.Outcome?
             if OPT3001.addresses.contains(address) {
                 outcome = probeOPT3001(bus, address, clock)
+            } else if TSL2591.addresses.contains(address),
+                let found = probeTSL2591(bus, address, clock)
+            {
+                outcome = found
             } else if TSL2561.addresses.contains(address) {
                 outcome = probeTSL2561(bus, address, clock)
             } else {
@@ -56,6 +60,19 @@ public enum SensorProbe {
         let sensor = OPT3001(bus: bus, address: address, clock: clock)
         return .identified(
             chip: "OPT3001", identifiedBy: "its manufacturer and device ID registers",
+            reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
+    }
+
+    /// A TSL2591 and a TSL2561 can both sit at 0x29. The TSL2591's ID register is asked first:
+    /// on a TSL2561 the same command byte is a word read of a threshold register, which is
+    /// harmless and never reads 0x50 after power-up. Nil when it is not a TSL2591.
+    private static func probeTSL2591(_ bus: any I2CBus, _ address: I2CAddress, _ clock: any Clock)
+        -> ProbeFinding.Outcome?
+    {
+        guard (try? TSL2591.identify(bus: bus, address: address)) == true else { return nil }
+        let sensor = TSL2591(bus: bus, address: address, clock: clock)
+        return .identified(
+            chip: "TSL2591", identifiedBy: "its ID register",
             reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
     }
 
