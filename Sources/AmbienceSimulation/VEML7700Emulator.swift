@@ -132,7 +132,7 @@ public final class VEML7700Emulator: I2CDeviceEmulator {
 
     /// What the chip's linear response gives for real lux `lux`: the correction run backwards.
     /// Light between 1000 lx and the correction's 1075 lx at 1000 reads as 1000.
-    static func uncorrected(_ lux: Double) -> Double {
+    public static func uncorrected(_ lux: Double) -> Double {
         let threshold = VEML7700.correctionThreshold
         guard lux > VEML7700.corrected(threshold.nextUp) else { return min(lux, threshold) }
         var low = threshold
