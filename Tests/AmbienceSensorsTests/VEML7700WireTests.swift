@@ -94,6 +94,33 @@ import Testing
         #expect(clock.now >= 0.1 + 0.4, "both conversions are waited out")
     }
 
+    @Test func saturationGoesStraightToTheLeastSensitiveRange() throws {
+        let bus = ScriptedBus(replies: [
+            // Darkness: 0 counts at 1/8, 100 ms sends it to 2x, 800 ms, where 20 counts stay.
+            [0x81, 0xC4], [0xFF, 0xFF], [0x00, 0x00], [0xFF, 0xFF], [0x14, 0x00],
+            // Then sunlight saturates it: 1/8, 25 ms at once, not 1x, 100 ms, which the
+            // saturated count's 275 lx would pick.
+            [0xFF, 0xFF], [0xFF, 0xFF], [0xFF, 0xFF], [0xA0, 0x0F],
+        ])
+        let clock = ManualClock()
+        let sensor = VEML7700(bus: bus, clock: clock)
+        let dark = try sensor.read(waitingOn: clock)
+        #expect(abs(dark.lux - 20 * 0.0042) < 1e-9)
+        clock.advance(by: 1)
+        let before = bus.transcript.count
+
+        let reading = try sensor.read(waitingOn: clock)
+
+        let rangeChange: [ScriptedBus.Transfer] = [
+            .write(address, [0x00, 0x01, 0x13]),
+            .write(address, [0x00, 0x00, 0x13]),
+        ]
+        #expect(Array(bus.transcript[before...]) == read + rangeChange + read)
+        #expect(!reading.isSaturated)
+        // 4000 counts at 2.1504 lx per count is 8601.6 lx before the correction.
+        #expect(abs(reading.lux - VEML7700.corrected(8601.6)) < 1e-6)
+    }
+
     @Test func aChipThatLostPowerIsInitialisedAgain() throws {
         let bus = ScriptedBus(replies: [
             [0x81, 0xC4], [0xFF, 0xFF], [0x64, 0x00],
