@@ -14,9 +14,10 @@ import AmbienceSensors
 /// - Counts follow the light sampled mid-integration, taken back through the application
 ///   note's non-linearity (the chip reads low above 1000 lx) and divided by the lux per count
 ///   of the gain and integration time, floored, clamped at 65 535.
-/// - After power-on reset: ALS_CONF_0 0x0001 (shut down, as later revisions come up; earlier
-///   ones came up on, which a driver that always switches it on does not notice), other
-///   registers 0x0000, ID 0xC481 (device 0x81, address option code 0xC4).
+/// - After power-on reset: ALS_CONF_0 0x0001 (shut down: the stricter of what revisions are
+///   reported to do, so a driver that forgets to switch it on reads nothing), other registers
+///   0x0000, ID 0xC481 (device 0x81 in the low byte; the high byte, the address option code,
+///   is not checked by the driver).
 public final class VEML7700Emulator: I2CDeviceEmulator {
     public var light: LightSource
     /// Fault injection: ALS reads these counts whatever the light.
