@@ -66,6 +66,7 @@ public enum Assembly {
             case .tsl2561:
                 bus.attach(
                     TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light), at: settings.address)
+            case .veml7700: bus.attach(VEML7700Emulator(light: light), at: settings.address)
             case .tsl2591: bus.attach(TSL2591Emulator(light: light), at: settings.address)
             case .opt3001: bus.attach(OPT3001Emulator(light: light), at: settings.address)
             }
@@ -91,6 +92,8 @@ public enum Assembly {
         switch settings.kind {
         case .bh1750: BH1750(bus: bus, address: settings.address, settings: settings.bh1750, clock: clock)
         case .tsl2561: TSL2561(bus: bus, address: settings.address, settings: settings.tsl2561, clock: clock)
+        // Automatic gain and integration, as Vishay's application note ranges it.
+        case .veml7700: VEML7700(bus: bus, address: settings.address, clock: clock)
         // Automatic gain at 100 ms (the one integration that still reads daylight at 1x).
         case .tsl2591: TSL2591(bus: bus, address: settings.address, clock: clock)
         // Automatic full-scale: the chip ranges itself, so there is nothing to configure.

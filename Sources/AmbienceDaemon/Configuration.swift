@@ -65,13 +65,14 @@ public struct DaemonConfiguration: Equatable, Sendable {
 
     public struct SensorSettings: Equatable, Sendable {
         public enum Kind: String, CaseIterable, Sendable {
-            case bh1750, tsl2561, tsl2591, opt3001
+            case bh1750, tsl2561, veml7700, tsl2591, opt3001
 
             /// Where the driver looks when the file gives no address.
             public var defaultAddress: I2CAddress {
                 switch self {
                 case .bh1750: BH1750.defaultAddress
                 case .tsl2561: TSL2561.defaultAddress
+                case .veml7700: VEML7700.defaultAddress
                 case .tsl2591: TSL2591.defaultAddress
                 case .opt3001: OPT3001.defaultAddress
                 }
@@ -82,6 +83,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 switch self {
                 case .bh1750: BH1750.addresses
                 case .tsl2561: TSL2561.addresses
+                case .veml7700: VEML7700.addresses
                 case .tsl2591: TSL2591.addresses
                 case .opt3001: OPT3001.addresses
                 }

@@ -290,8 +290,10 @@ extension DaemonConfiguration {
             switch kind {
             case .bh1750: [0x23: "ADDR low", 0x5C: "ADDR high"]
             case .tsl2561: [0x29: "ADDR to GND", 0x39: "ADDR floating", 0x49: "ADDR to VDD"]
+            case .veml7700: [0x10: "its only address"]
             case .tsl2591: [0x29: "its only address"]
-            case .opt3001: [0x44: "ADDR to GND", 0x45: "ADDR to VDD", 0x46: "ADDR to SDA", 0x47: "ADDR to SCL"]
+            case .opt3001:
+                [0x44: "ADDR to GND", 0x45: "ADDR to VDD", 0x46: "ADDR to SDA", 0x47: "ADDR to SCL"]
             }
         let choices = kind.addresses.map { "\($0) (\(pins[$0] ?? ""))" }
         return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")

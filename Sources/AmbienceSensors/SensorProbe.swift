@@ -30,13 +30,17 @@ public struct ProbeFinding: Sendable {
 /// Looks for the sensors at their possible addresses and identifies what answers. Addresses where
 /// nothing answers are left out; every other one is explained.
 public enum SensorProbe {
-    public static let addresses = Array(Set(TSL2561.addresses + BH1750.addresses + OPT3001.addresses)).sorted()
+    public static let addresses = Array(
+        Set(TSL2561.addresses + BH1750.addresses + VEML7700.addresses + TSL2591.addresses + OPT3001.addresses)
+    ).sorted()
 
     public static func scan(_ bus: any I2CBus, clock: any Clock) -> [ProbeFinding] {
         addresses.compactMap { address in
             let outcome: ProbeFinding.Outcome?
             if OPT3001.addresses.contains(address) {
                 outcome = probeOPT3001(bus, address, clock)
+            } else if VEML7700.addresses.contains(address) {
+                outcome = probeVEML7700(bus, address, clock)
             } else if TSL2591.addresses.contains(address),
                 let found = probeTSL2591(bus, address, clock)
             {
@@ -55,11 +59,26 @@ public enum SensorProbe {
         -> ProbeFinding.Outcome?
     {
         guard OPT3001.identify(bus: bus, address: address) else {
-            return answers(bus, address) ? .unidentified("answers, but its ID registers are not an OPT3001's") : nil
+            return answers(bus, address)
+                ? .unidentified("answers, but its ID registers are not an OPT3001's") : nil
         }
         let sensor = OPT3001(bus: bus, address: address, clock: clock)
         return .identified(
             chip: "OPT3001", identifiedBy: "its manufacturer and device ID registers",
+            reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
+    }
+
+    /// Its ID register's low byte reads 0x81.
+    private static func probeVEML7700(_ bus: any I2CBus, _ address: I2CAddress, _ clock: any Clock)
+        -> ProbeFinding.Outcome?
+    {
+        guard VEML7700.identify(bus: bus, address: address) else {
+            return answers(bus, address)
+                ? .unidentified("answers, but its ID register is not a VEML7700's") : nil
+        }
+        let sensor = VEML7700(bus: bus, address: address, clock: clock)
+        return .identified(
+            chip: "VEML7700", identifiedBy: "its ID register",
             reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
     }
 

@@ -143,7 +143,8 @@ import Testing
     @Test(arguments: [
         (
             "[sensor]\nkind = 'bh1751'",
-            "2: sensor.kind: \"bh1751\" is not a sensor kind: use \"bh1750\" or \"tsl2561\""
+            "2: sensor.kind: \"bh1751\" is not a sensor kind: use \"bh1750\", \"tsl2561\", \"veml7700\","
+                + " \"tsl2591\" or \"opt3001\""
         ),
         (
             Fixture.minimal("[sensor.bh1750]\nmode = 'medium'"),
@@ -220,7 +221,9 @@ import Testing
     }
 
     @Test func theSensorKindIsRequired() {
-        let message = "sensor.kind: required: the light sensor, \"bh1750\" or \"tsl2561\""
+        let message =
+            "sensor.kind: required: the light sensor, \"bh1750\", \"tsl2561\", \"veml7700\", \"tsl2591\""
+            + " or \"opt3001\""
         #expect(Fixture.errors("") == ["\(Self.file): \(message)"])
         #expect(Fixture.errors("# kiosk\n\n[sensor]\nbus = 1") == ["\(Self.file):3: \(message)"])
     }

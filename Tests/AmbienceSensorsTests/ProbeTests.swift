@@ -45,6 +45,22 @@ import Testing
         }
     }
 
+    @Test func findsAVEML7700ByItsIDRegister() throws {
+        let clock = ManualClock()
+        let bus = MockI2CBus(clock: clock)
+        bus.attach(VEML7700Emulator { _ in 200 }, at: 0x10)
+
+        let findings = SensorProbe.scan(bus, clock: clock)
+
+        #expect(findings.map(\.address) == [0x10])
+        guard case .identified(let chip, _, let reading) = findings.first?.outcome else {
+            Issue.record("\(findings)")
+            return
+        }
+        #expect(chip == "VEML7700")
+        #expect(abs(try reading.get().lux - 200) < 4)
+    }
+
     @Test func atTheSharedAddressATSL2591AndATSL2561AreToldApart() throws {
         let clock = ManualClock()
         let newer = MockI2CBus(clock: clock)
@@ -67,7 +83,8 @@ import Testing
             return
         }
         #expect(part == "TSL2561")
-        #expect(tsl2561.protocolViolations.isEmpty, "asking for the TSL2591's ID broke no rule of the TSL2561")
+        #expect(
+            tsl2561.protocolViolations.isEmpty, "asking for the TSL2591's ID broke no rule of the TSL2561")
     }
 
     @Test func somethingElseAtAnOPT3001AddressIsNotTakenForOne() throws {

@@ -207,6 +207,17 @@ simulate_stdin_takes_every_line_of_a_read() {
     grep -q '→ invert' "$WORK/stdin.err"
 }
 
+# Every kind of chip the configuration takes runs the whole pipeline, emulated.
+simulate_drives_every_sensor_kind() {
+    local kind
+    for kind in bh1750 tsl2561 veml7700 tsl2591 opt3001; do
+        "$BIN" simulate --sensor "$kind" --profile step:5:30000:10 --end 40 --speed 20 \
+            --runtime-dir "$WORK/kind-$kind" >/dev/null 2>"$WORK/kind-$kind.err"
+        grep -q "state none → invert (startup" "$WORK/kind-$kind.err" || { cat "$WORK/kind-$kind.err"; return 1; }
+        grep -q "state invert → contrast (light" "$WORK/kind-$kind.err" || { cat "$WORK/kind-$kind.err"; return 1; }
+    done
+}
+
 run_without_the_bus_explains_how_to_enable_i2c() {
     printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
     expect_exit 1 "$BIN" run --config "$WORK/bus99.toml"
@@ -267,7 +278,7 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
     check_names_file_line_and_key shipped_configuration_and_boards_are_valid \
     watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
-    simulate_stdin_takes_every_line_of_a_read; do
+    simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do
     check "$test" "$test"
 done
 check harness_ends_a_hanging_test "$HERE/harness-test.sh"
