@@ -61,14 +61,10 @@ public final class BH1750: LightSensor {
     public var description: String { "BH1750 at \(bus.name) \(address)" }
 
     public func measure() throws(SensorError) -> SensorProgress {
-        try recovery.perform(clock: clock, needsInitialisation: &needsInitialisation) {
-            (needsInitialisation: inout Bool) throws(SensorError) -> SensorProgress in
-            if needsInitialisation {
-                try initialiseChip()
-                needsInitialisation = false
-            }
-            return try collect()
-        }
+        try recovery.measure(
+            clock: clock, needsInitialisation: &needsInitialisation,
+            initialise: { () throws(SensorError) in try initialiseChip() },
+            collect: { () throws(SensorError) in try collect() })
     }
 
     // MARK: Measuring

@@ -60,14 +60,10 @@ public final class OPT3001: LightSensor {
     }
 
     public func measure() throws(SensorError) -> SensorProgress {
-        try recovery.perform(clock: clock, needsInitialisation: &needsInitialisation) {
-            (needsInitialisation: inout Bool) throws(SensorError) -> SensorProgress in
-            if needsInitialisation {
-                try configureChip()
-                needsInitialisation = false
-            }
-            return try collect()
-        }
+        try recovery.measure(
+            clock: clock, needsInitialisation: &needsInitialisation,
+            initialise: { () throws(SensorError) in try configureChip() },
+            collect: { () throws(SensorError) in try collect() })
     }
 
     // MARK: Measuring

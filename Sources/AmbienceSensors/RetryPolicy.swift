@@ -40,18 +40,22 @@ struct Recovery {
         retryDelay = policy.firstRetryDelay
     }
 
-    /// Runs one step of a measurement with the policy's retries. `attempt` gets `true` when the
-    /// chip must be initialised first: on the first call, and after every failure.
-    mutating func perform(
-        clock: any Clock, needsInitialisation: inout Bool,
-        _ attempt: (inout Bool) throws(SensorError) -> SensorProgress
+    /// Runs one step of a measurement with the policy's retries: `initialise` first when the chip
+    /// needs it (on the first call, and after every failure), then `collect`.
+    mutating func measure(
+        clock: any Clock, needsInitialisation: inout Bool, initialise: () throws(SensorError) -> Void,
+        collect: () throws(SensorError) -> SensorProgress
     ) throws(SensorError) -> SensorProgress {
         if let retryAt, clock.now < retryAt, var error = lastError {
             error.retryAt = retryAt
             throw error
         }
         do {
-            let progress = try attempt(&needsInitialisation)
+            if needsInitialisation {
+                try initialise()
+                needsInitialisation = false
+            }
+            let progress = try collect()
             if case .reading = progress {
                 consecutiveFailedReads = 0
                 attemptNumber = 1

@@ -62,10 +62,9 @@ public enum SensorProbe {
             return answers(bus, address)
                 ? .unidentified("answers, but its ID registers are not an OPT3001's") : nil
         }
-        let sensor = OPT3001(bus: bus, address: address, clock: clock)
-        return .identified(
-            chip: "OPT3001", identifiedBy: "its manufacturer and device ID registers",
-            reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
+        return identified(
+            "OPT3001", by: "its manufacturer and device ID registers",
+            OPT3001(bus: bus, address: address, clock: clock), clock)
     }
 
     /// Its ID register's low byte reads 0x81.
@@ -76,9 +75,16 @@ public enum SensorProbe {
             return answers(bus, address)
                 ? .unidentified("answers, but its ID register is not a VEML7700's") : nil
         }
-        let sensor = VEML7700(bus: bus, address: address, clock: clock)
-        return .identified(
-            chip: "VEML7700", identifiedBy: "its ID register",
+        return identified(
+            "VEML7700", by: "its ID register", VEML7700(bus: bus, address: address, clock: clock), clock)
+    }
+
+    /// A chip its ID registers named, with a first reading.
+    private static func identified(_ chip: String, by: String, _ sensor: any LightSensor, _ clock: any Clock)
+        -> ProbeFinding.Outcome
+    {
+        .identified(
+            chip: chip, identifiedBy: by,
             reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
     }
 
@@ -89,10 +95,8 @@ public enum SensorProbe {
         -> ProbeFinding.Outcome?
     {
         guard (try? TSL2591.identify(bus: bus, address: address)) == true else { return nil }
-        let sensor = TSL2591(bus: bus, address: address, clock: clock)
-        return .identified(
-            chip: "TSL2591", identifiedBy: "its ID register",
-            reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
+        return identified(
+            "TSL2591", by: "its ID register", TSL2591(bus: bus, address: address, clock: clock), clock)
     }
 
     /// Whether anything acknowledges a one-byte read at the address: harmless for these chips.
