@@ -27,8 +27,7 @@ public final class TSL2561Emulator: I2CDeviceEmulator {
 
     private var registers = [UInt8](repeating: 0, count: 16)
     private var selected = 0
-    private var integrationStart = 0.0
-    private var integrationTiming: UInt8 = 0x02
+    private var integration = ContinuousIntegration<UInt8>(start: 0, setting: 0x02)
 
     public init(package: TSL2561.Package = .tFnCl, infraredRatio: Double = 0.3, light: @escaping LightSource)
     {
@@ -55,8 +54,7 @@ public final class TSL2561Emulator: I2CDeviceEmulator {
         registers[0x1] = 0x02
         registers[0xA] = idRegister
         selected = 0
-        integrationStart = time
-        integrationTiming = 0x02
+        integration.restart(at: time, setting: 0x02)
     }
 
     public func receive(_ bytes: [UInt8], at time: Double) {
@@ -92,10 +90,7 @@ public final class TSL2561Emulator: I2CDeviceEmulator {
             if value & 0x03 != 0x00 && value & 0x03 != 0x03 {
                 protocolViolations.append("CONTROL written 0x\(hex(value)); only 0x00 and 0x03 are defined")
             }
-            if !wasUp && isPoweredUp {
-                integrationStart = time
-                integrationTiming = registers[1]
-            }
+            if !wasUp && isPoweredUp { integration.restart(at: time, setting: registers[1]) }
         case 0x1...0x6:
             registers[register] = value
         default:
@@ -106,23 +101,11 @@ public final class TSL2561Emulator: I2CDeviceEmulator {
 
     /// Completes the integrations that ended by `time`.
     private func convert(until time: Double) {
-        guard isPoweredUp, let duration = Self.integrationSeconds(integrationTiming) else { return }
-        guard time >= integrationStart + duration else { return }
-        // The first integration may still use the old TIMING; later ones use the current one.
-        var end = integrationStart + duration
-        var timing = integrationTiming
-        var lastDuration = duration
-        integrationTiming = registers[1]
-        if let current = Self.integrationSeconds(registers[1]) {
-            let more = ((time - end) / current).rounded(.down)
-            if more >= 1 {
-                end += more * current
-                timing = registers[1]
-                lastDuration = current
-            }
-        }
-        storeConversion(timing: timing, midpoint: end - lastDuration / 2)
-        integrationStart = end
+        guard isPoweredUp,
+            let done = integration.complete(
+                until: time, current: registers[1], seconds: Self.integrationSeconds)
+        else { return }
+        storeConversion(timing: done.setting, midpoint: done.midpoint)
     }
 
     private func storeConversion(timing: UInt8, midpoint: Double) {

@@ -25,9 +25,7 @@ public final class TSL2591Emulator: I2CDeviceEmulator {
 
     private var registers = [UInt8](repeating: 0, count: 0x20)
     private var selected = 0
-    private var integrationStart = 0.0
-    /// The CONTROL the integration under way runs with.
-    private var integrationControl: UInt8 = 0
+    private var integration = ContinuousIntegration<UInt8>(start: 0, setting: 0)
 
     public init(infraredRatio: Double = 0.3, integrationStretch: Double = 1, light: @escaping LightSource) {
         precondition(infraredRatio >= 0 && infraredRatio < 1, "the formula gives 0 lux from ratio 1 on")
@@ -47,8 +45,7 @@ public final class TSL2591Emulator: I2CDeviceEmulator {
         registers = [UInt8](repeating: 0, count: 0x20)
         registers[0x12] = TSL2591.chipID
         selected = 0
-        integrationStart = time
-        integrationControl = 0
+        integration.restart(at: time, setting: 0)
     }
 
     public func receive(_ bytes: [UInt8], at time: Double) {
@@ -81,10 +78,7 @@ public final class TSL2591Emulator: I2CDeviceEmulator {
         case 0x00:
             let wasRunning = isRunning
             registers[0] = value & 0xD3
-            if !wasRunning && isRunning {
-                integrationStart = time
-                integrationControl = registers[1]
-            }
+            if !wasRunning && isRunning { integration.restart(at: time, setting: registers[1]) }
             if registers[0] & 0x02 == 0 { registers[0x13] &= ~0x01 }
         case 0x01:
             if value & 0x80 != 0 {
@@ -109,23 +103,10 @@ public final class TSL2591Emulator: I2CDeviceEmulator {
 
     /// Completes the integrations that ended by `time`.
     private func convert(until time: Double) {
-        guard isRunning, let duration = seconds(integrationControl) else { return }
-        guard time >= integrationStart + duration else { return }
-        // The first integration may still use the old CONTROL; later ones use the current one.
-        var end = integrationStart + duration
-        var control = integrationControl
-        var lastDuration = duration
-        integrationControl = registers[1]
-        if let current = seconds(registers[1]) {
-            let more = ((time - end) / current).rounded(.down)
-            if more >= 1 {
-                end += more * current
-                control = registers[1]
-                lastDuration = current
-            }
-        }
-        storeConversion(control: control, midpoint: end - lastDuration / 2)
-        integrationStart = end
+        guard isRunning,
+            let done = integration.complete(until: time, current: registers[1], seconds: seconds)
+        else { return }
+        storeConversion(control: done.setting, midpoint: done.midpoint)
     }
 
     private func storeConversion(control: UInt8, midpoint: Double) {

@@ -28,8 +28,7 @@ public final class VEML7700Emulator: I2CDeviceEmulator {
 
     private var registers = [UInt16](repeating: 0, count: 8)
     private var selected = 0
-    private var integrationStart = 0.0
-    private var integrationConfiguration: UInt16 = 0x0001
+    private var integration = ContinuousIntegration<UInt16>(start: 0, setting: 0x0001)
 
     public static let idRegister: UInt16 = 0xC481
 
@@ -49,8 +48,7 @@ public final class VEML7700Emulator: I2CDeviceEmulator {
         registers[0] = 0x0001
         registers[7] = Self.idRegister
         selected = 0
-        integrationStart = time
-        integrationConfiguration = registers[0]
+        integration.restart(at: time, setting: registers[0])
     }
 
     public func receive(_ bytes: [UInt8], at time: Double) {
@@ -96,31 +94,16 @@ public final class VEML7700Emulator: I2CDeviceEmulator {
         }
         let wasShutDown = isShutDown
         registers[register] = value
-        if register == 0, wasShutDown, !isShutDown {
-            integrationStart = time
-            integrationConfiguration = value
-        }
+        if register == 0, wasShutDown, !isShutDown { integration.restart(at: time, setting: value) }
     }
 
     /// Completes the integrations that ended by `time`.
     private func convert(until time: Double) {
-        guard !isShutDown, let duration = Self.integrationSeconds(integrationConfiguration) else { return }
-        guard time >= integrationStart + duration else { return }
-        // The first integration may still use the old configuration; later ones the current one.
-        var end = integrationStart + duration
-        var configuration = integrationConfiguration
-        var lastDuration = duration
-        integrationConfiguration = registers[0]
-        if let current = Self.integrationSeconds(registers[0]) {
-            let more = ((time - end) / current).rounded(.down)
-            if more >= 1 {
-                end += more * current
-                configuration = registers[0]
-                lastDuration = current
-            }
-        }
-        storeConversion(configuration: configuration, midpoint: end - lastDuration / 2)
-        integrationStart = end
+        guard !isShutDown,
+            let done = integration.complete(
+                until: time, current: registers[0], seconds: Self.integrationSeconds)
+        else { return }
+        storeConversion(configuration: done.setting, midpoint: done.midpoint)
     }
 
     private func storeConversion(configuration: UInt16, midpoint: Double) {
