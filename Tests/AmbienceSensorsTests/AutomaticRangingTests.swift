@@ -10,12 +10,6 @@ import Testing
 /// Automatic gain and ranging follow the light without hunting: one switch per crossing of the
 /// band, none while the light wanders inside it.
 @Suite struct AutomaticRangingTests {
-    /// Light that the test sets between reads (a second apart, so each read sees it).
-    final class Lamp {
-        var lux: Double
-        init(_ lux: Double) { self.lux = lux }
-    }
-
     /// 1 → 100 000 → 1 lux in 5 % steps, each reached before the next read.
     static let ramp: [Double] = {
         let up = (0...236).map { pow(1.05, Double($0)) }

@@ -12,11 +12,6 @@ import Testing
 /// saturation flagged beyond it, ranging left to the chip (so the driver never switches or
 /// hunts), and a replugged chip set up again.
 @Suite struct OPT3001EmulatorTests {
-    final class Lamp {
-        var lux: Double
-        init(_ lux: Double) { self.lux = lux }
-    }
-
     /// Configuration writes the driver made: each would restart a conversion.
     static func configurationWrites(_ bus: MockI2CBus) -> Int {
         bus.writes.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x01 }.count

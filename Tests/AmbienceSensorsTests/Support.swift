@@ -145,3 +145,9 @@ enum Reference {
 
 /// 0.1 lux to 100 000 lux, six steps a decade.
 let luxGrid: [Double] = (0...36).map { pow(10, -1 + Double($0) / 6) }
+
+/// Light that a test sets between reads, for an emulated chip to see.
+final class Lamp {
+    var lux: Double
+    init(_ lux: Double) { self.lux = lux }
+}

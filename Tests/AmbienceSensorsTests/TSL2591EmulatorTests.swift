@@ -11,11 +11,6 @@ import Testing
 /// The emulated TSL2591 alone, then with the driver: over its whole range, on ramps, under
 /// wobbling light, and through an unplug.
 @Suite struct TSL2591EmulatorTests {
-    final class Lamp {
-        var lux: Double
-        init(_ lux: Double) { self.lux = lux }
-    }
-
     final class Rig {
         let clock = ManualClock()
         let bus: MockI2CBus

@@ -10,11 +10,6 @@ import Testing
 /// The emulated VEML7700 behaves as the datasheet says, and the driver reads it right across
 /// its whole range, ranging without hunting and surviving an unplugged chip.
 @Suite struct VEML7700EmulatorTests {
-    final class Lamp {
-        var lux: Double
-        init(_ lux: Double) { self.lux = lux }
-    }
-
     /// A chip under a lamp, its automatic driver, on a mock bus.
     final class Rig {
         let clock = ManualClock()
