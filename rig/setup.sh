@@ -134,13 +134,16 @@ extract_vmlinux() {
     mv "$kdir/vmlinux.partial" "$kdir/vmlinux"
 }
 
-# Copies the boot modules and their dependencies, uncompressed, in load order.
-copy_boot_modules() {
-    local kver=$1 into=$2 module path name
+# Copies the boot modules and their dependencies, uncompressed, in load order, from the module
+# tree of the root at ROOT ("" for the host's own; the host's modprobe reads another with -d).
+copy_boot_modules() {  # copy_boot_modules KVER INTO ROOT MODULE...
+    local kver=$1 into=$2 root=$3 module path name
+    shift 3
     mkdir -p "$into/modules"
-    for module in "${BOOT_MODULES[@]}"; do
-        modprobe --set-version "$kver" --show-depends "$module"
+    for module in "$@"; do
+        modprobe -d "${root:-/}" --set-version "$kver" --show-depends "$module"
     done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r path; do
+        [ -e "$path" ] || path=$root$path
         name=$(basename "$path")
         case $name in
         *.ko.xz) xz -dc "$path" >"$into/modules/${name%.xz}" ;;
@@ -149,19 +152,21 @@ copy_boot_modules() {
         esac
         basename "$name" | sed 's/\.\(xz\|zst\)$//' >>"$into/modules/order"
     done
-    [ -s "$into/modules/order" ] || rig_die "found none of ${BOOT_MODULES[*]} for $kver"
+    [ -s "$into/modules/order" ] || rig_die "found none of $* for $kver in ${root:-/}"
 }
 
-build_initramfs() {
-    local kver=$1 kdir=$2 init=$RIG_REPO/rig/guest/init staging
-    out_of_date "$kdir/initrd.gz" "$init" /bin/busybox "/lib/modules/$kver/modules.dep" || return 0
+# The initramfs: the root's static busybox, rig/guest/init and the boot modules.
+build_initramfs() {  # build_initramfs KVER KDIR ROOT MODULE...
+    local kver=$1 kdir=$2 root=$3 init=$RIG_REPO/rig/guest/init staging
+    shift 3
+    out_of_date "$kdir/initrd.gz" "$init" "$root/bin/busybox" "$root/lib/modules/$kver/modules.dep" || return 0
     log "building the initramfs for $kver"
     staging=$(mktemp -d)
     mkdir -p "$staging/bin"
-    cp /bin/busybox "$staging/bin/"
+    cp "$root/bin/busybox" "$staging/bin/"
     cp "$init" "$staging/init"
     chmod 755 "$staging/init"
-    copy_boot_modules "$kver" "$staging"
+    copy_boot_modules "$kver" "$staging" "$root" "$@"
     (cd "$staging" && find . | cpio -o -H newc --quiet) | gzip -1 >"$kdir/initrd.gz.partial"
     mv "$kdir/initrd.gz.partial" "$kdir/initrd.gz"
     rm -rf "$staging"
@@ -309,40 +314,6 @@ copy_arm64_kernel() {
     mv "$kdir/Image.partial" "$kdir/Image"
 }
 
-# Like copy_boot_modules, from the root's module tree (the host's modprobe reads it with -d).
-copy_arm64_boot_modules() {
-    local kver=$1 into=$2 module path name
-    mkdir -p "$into/modules"
-    for module in "${ARM64_BOOT_MODULES[@]}"; do
-        modprobe -d "$RIG_ROOT" --set-version "$kver" --show-depends "$module"
-    done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r path; do
-        [ -e "$path" ] || path=$RIG_ROOT$path
-        name=$(basename "$path")
-        case $name in
-        *.ko.xz) xz -dc "$path" >"$into/modules/${name%.xz}" ;;
-        *.ko.zst) zstd -qdc "$path" >"$into/modules/${name%.zst}" ;;
-        *) cp "$path" "$into/modules/" ;;
-        esac
-        basename "$name" | sed 's/\.\(xz\|zst\)$//' >>"$into/modules/order"
-    done
-    [ -s "$into/modules/order" ] || rig_die "found none of ${ARM64_BOOT_MODULES[*]} for $kver in $RIG_ROOT"
-}
-
-build_arm64_initramfs() {
-    local kver=$1 kdir=$2 init=$RIG_REPO/rig/guest/init busybox=$RIG_ROOT/usr/bin/busybox staging
-    out_of_date "$kdir/initrd.gz" "$init" "$busybox" "$RIG_ROOT/lib/modules/$kver/modules.dep" || return 0
-    log "building the arm64 initramfs for $kver"
-    staging=$(mktemp -d)
-    mkdir -p "$staging/bin"
-    cp "$busybox" "$staging/bin/"
-    cp "$init" "$staging/init"
-    chmod 755 "$staging/init"
-    copy_arm64_boot_modules "$kver" "$staging"
-    (cd "$staging" && find . | cpio -o -H newc --quiet) | gzip -1 >"$kdir/initrd.gz.partial"
-    mv "$kdir/initrd.gz.partial" "$kdir/initrd.gz"
-    rm -rf "$staging"
-}
-
 main_arm64() {
     local started kver kdir seconds arch_dir
     started=$(date +%s.%N)
@@ -364,7 +335,7 @@ main_arm64() {
     extract_arm64_sources "$kdir/build/linux-source"
     build_arm64_modules "$kver" "$kdir" "$kdir/build/linux-source"
     copy_arm64_kernel "$kver" "$kdir"
-    build_arm64_initramfs "$kver" "$kdir"
+    build_initramfs "$kver" "$kdir" "$RIG_ROOT" "${ARM64_BOOT_MODULES[@]}"
     echo "$kver" >"$arch_dir/kernel-version"
     seconds=$(awk -v now="$(date +%s.%N)" -v then="$started" 'BEGIN { printf "%.1f", now - then }')
     echo "$(date -u +%FT%TZ) $kver ${seconds}s" >>"$arch_dir/setup-times.log"
@@ -392,7 +363,7 @@ main() {
     build_gpio_sim "$kver" "$kdir" "$sources"
     build_test_adapter "$kver" "$kdir"
     extract_vmlinux "$kver" "$kdir" "$sources"
-    build_initramfs "$kver" "$kdir"
+    build_initramfs "$kver" "$kdir" "" "${BOOT_MODULES[@]}"
     echo "$kver" >"$RIG_DIR/kernel-version"
     seconds=$(awk -v now="$(date +%s.%N)" -v then="$started" 'BEGIN { printf "%.1f", now - then }')
     echo "$(date -u +%FT%TZ) $kver ${seconds}s" >>"$RIG_DIR/setup-times.log"
