@@ -41,6 +41,12 @@ public enum Subprocess {
         return signal == 0 ? .exited((exitStatus >> 8) & 0xff) : .signaled(signal)
     }
 
+    /// Replaces this process with the program at `path` (execv(2)); returns only by throwing.
+    public static func replaceProcess(with path: String, arguments: [String]) throws(Errno) -> Never {
+        _ = withCStringArray(arguments) { argv in execv(path, argv) }
+        throw Errno.current
+    }
+
     /// A NULL-terminated C array of C strings, alive during `body`.
     private static func withCStringArray<R>(
         _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R

@@ -38,10 +38,22 @@ enum Ambience {
         watchCommand,
     ]
 
+    /// The programs that talk to a browser or a broker. Each is its own executable beside this one,
+    /// `ambience-NAME`, so that the daemon's binary links no network library; `ambience NAME …`
+    /// becomes that program.
+    static let companions: [(name: String, summary: String)] = [
+        ("kiosk", "start a browser whose pages follow the room (Chromium's media features)"),
+        ("serve", "give web pages the state over loopback HTTP (JSON, Server-Sent Events, a script)"),
+        ("mqtt", "publish every event to an MQTT broker and Home Assistant, take overrides from it"),
+    ]
+
     static func main(_ words: [String]) -> Int32 {
         guard let name = words.first, name != "--help", name != "-h", name != "help" else {
             printOut(overview)
             return words.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
+        }
+        if companions.contains(where: { $0.name == name }) {
+            return runCompanion(name, Array(words.dropFirst()))
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             printError("ambience: unknown command '\(name)'\n\n" + overview)
@@ -69,10 +81,30 @@ enum Ambience {
         }
     }
 
+    /// Becomes `ambience-NAME` from this binary's own directory; returns only when it cannot.
+    static func runCompanion(_ name: String, _ arguments: [String]) -> Int32 {
+        let directory: String
+        do {
+            let own = try FileSystem.linkTarget(of: "/proc/self/exe")
+            directory = String(own[..<(own.lastIndex(of: "/") ?? own.startIndex)])
+        } catch {
+            printError("ambience \(name): cannot find this program's directory: \(error)")
+            return ExitCode.failure.rawValue
+        }
+        let path = directory + "/ambience-" + name
+        do {
+            try Subprocess.replaceProcess(with: path, arguments: [path] + arguments)
+        } catch {
+            printError("ambience \(name): cannot run \(path): \(error) (is it installed?)")
+            return ExitCode.failure.rawValue
+        }
+    }
+
     static var overview: String {
-        let width = commands.map(\.name.count).max() ?? 0
-        let lines = commands.map {
-            "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary
+        let entries = commands.map { ($0.name, $0.summary) } + companions.map { ($0.name, $0.summary) }
+        let width = entries.map(\.0.count).max() ?? 0
+        let lines = entries.map {
+            "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
         }
         return "usage: ambience COMMAND [OPTIONS]\n\ncommands:\n" + lines.joined(separator: "\n")
             + "\n\n'ambience COMMAND --help' shows a command's options."
