@@ -12,6 +12,7 @@ let fuzzTargets: [Target] =
         ("FuzzConfiguration", "Fuzz/Configuration", "AmbienceDaemon"),
         ("FuzzReplayRows", "Fuzz/ReplayRows", "AmbienceCore"),
         ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
+        ("FuzzJSON", "Fuzz/JSON", "JSON"),
     ].map { name, path, library in
         .executableTarget(
             name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,
@@ -25,7 +26,11 @@ let package = Package(
     ],
     targets: [
         // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
-        .target(name: "AmbienceCore"),
+        .target(name: "AmbienceCore", dependencies: ["JSON"]),
+
+        // JSON values, parsed and written: event lines, and what the companions exchange with
+        // browsers and brokers. Pure.
+        .target(name: "JSON"),
 
         // Typed errno, EINTR-safe descriptors, line reading: the one way this project makes syscalls.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
@@ -70,6 +75,7 @@ let package = Package(
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation"]),
     ] + fuzzTargets
 )

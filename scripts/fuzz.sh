@@ -1,5 +1,5 @@
 #!/bin/bash
-# Fuzzes the configuration loader, the replay row reader and the control-line parser with
+# Fuzzes the configuration loader, the replay row reader, the control-line parser and JSON with
 # libFuzzer + AddressSanitizer, each for SECONDS (default 30), starting from Fuzz/corpus/.
 # A crash leaves its input in .build/fuzz/crash-*; it becomes a regression test.
 set -euo pipefail
@@ -8,11 +8,11 @@ cd "$(dirname "$0")/.."
 export AMBIENCE_FUZZ=1 SWIFT_BACKTRACE=enable=no
 SCRATCH=.build/fuzz
 # Address first: swiftc keeps coverage instrumentation only when fuzzer is the last -sanitize.
-for product in FuzzConfiguration FuzzReplayRows FuzzControlLines; do
+for product in FuzzConfiguration FuzzReplayRows FuzzControlLines FuzzJSON; do
     swift build --scratch-path "$SCRATCH" -c debug --sanitize=address --sanitize=fuzzer \
         --product "$product" 2>&1 | tail -1
 done
-for target in Configuration:configuration ReplayRows:replay-rows ControlLines:control-lines; do
+for target in Configuration:configuration ReplayRows:replay-rows ControlLines:control-lines JSON:json; do
     name=${target%%:*} corpus=${target##*:}
     work=$(mktemp -d)
     cp Fuzz/corpus/"$corpus"/* "$work"/

@@ -1,3 +1,5 @@
+import JSON
+
 /// The pipe protocol's line encodings (docs/guarantees.md §5.1). Each line ends in "\n" and stays
 /// far below PIPE_BUF, so one write(2) never tears it.
 public enum EventLine {
@@ -37,11 +39,7 @@ public enum EventLine {
     /// A JSON number with the shortest digits that read back as the same Double, so consumers
     /// see exactly what the engine saw; JSON has no NaN or infinity, so those become null.
     public static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 {
-            return String(Int64(value))
-        }
-        return String(value)
+        JSONValue.number(value)
     }
 
     /// True when `text` is a JSON number literal, so it can be echoed as given.
