@@ -22,7 +22,8 @@ let fuzzTargets: [Target] =
 let package = Package(
     name: "ambience",
     products: [
-        .executable(name: "ambience", targets: ["ambience"])
+        .executable(name: "ambience", targets: ["ambience"]),
+        .executable(name: "ambience-kiosk", targets: ["ambience-kiosk"]),
     ],
     targets: [
         // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
@@ -61,7 +62,15 @@ let package = Package(
             name: "AmbienceDaemon",
             dependencies: [
                 "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs", "TOML",
+                "AmbienceKiosk",
             ]),
+
+        // `ambience kiosk`: the DevTools protocol session that keeps a browser's pages at the room's
+        // colour scheme, and its settings. Pure; the program around it does the I/O.
+        .target(name: "AmbienceKiosk", dependencies: ["AmbienceCore", "JSON"]),
+        .executableTarget(
+            name: "ambience-kiosk",
+            dependencies: ["AmbienceKiosk", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem"]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
@@ -76,6 +85,7 @@ let package = Package(
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "AmbienceDaemon"]),
         .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation"]),
     ] + fuzzTargets
 )

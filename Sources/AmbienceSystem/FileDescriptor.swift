@@ -1,3 +1,5 @@
+import CLinux
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -85,5 +87,20 @@ extension FileDescriptor {
             throw error
         }
         return polled.map(\.revents)
+    }
+}
+
+extension FileDescriptor {
+    /// pipe2(2) with close-on-exec: the reading end and the writing end.
+    public static func makePipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
+        var ends: [Int32] = [0, 0]
+        _ = try retryOnInterrupt { clinux_pipe2(&ends, O_CLOEXEC) }
+        return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+    }
+
+    /// Sets O_NONBLOCK on the open file this descriptor refers to (shared with its duplicates).
+    public func setNonBlocking() throws(Errno) {
+        let flags = try retryOnInterrupt { fcntl(rawValue, F_GETFL) }
+        _ = try retryOnInterrupt { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 }

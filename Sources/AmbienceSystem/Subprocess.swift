@@ -9,6 +9,21 @@ public enum Subprocess {
         case exited(Int32)
         /// A signal ended it.
         case signaled(Int32)
+
+        /// From waitpid(2)'s status word (WIFEXITED, WEXITSTATUS and WTERMSIG are macros Swift
+        /// does not import).
+        init(waitStatus: Int32) {
+            let signal = waitStatus & 0x7f
+            self = signal == 0 ? .exited((waitStatus >> 8) & 0xff) : .signaled(signal)
+        }
+
+        /// The status a shell reports for it: the code, or 128 + the signal.
+        public var shellStatus: Int32 {
+            switch self {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+        }
     }
 
     /// Runs the program at `path` with `arguments` (the first being its name, as argv has it)
@@ -16,6 +31,23 @@ public enum Subprocess {
     public static func run(_ path: String, arguments: [String], environment: [String]) throws(Errno)
         -> ExitStatus
     {
+        let process = try spawn(path, arguments: arguments, environment: environment)
+        var exitStatus: Int32 = 0
+        _ = try retryOnInterrupt { waitpid(process, &exitStatus, 0) }
+        return ExitStatus(waitStatus: exitStatus)
+    }
+
+    /// Starts the program at `path` and returns its process id without waiting for it.
+    /// `descriptors` maps descriptors of this process to the numbers the child sees them as
+    /// (`[FileDescriptor(rawValue: 7): 3]`: the child's fd 3 is this process's fd 7); the child
+    /// inherits them without close-on-exec, and no other descriptor that has close-on-exec set.
+    /// A `path` without a slash is looked for in `$PATH`, as a shell does. With
+    /// `newProcessGroup` the child leads a process group of its own, so that whatever it starts
+    /// can be signalled with it (`signal(-process, …)`).
+    public static func spawn(
+        _ path: String, arguments: [String], environment: [String],
+        descriptors: [(FileDescriptor, Int32)] = [], newProcessGroup: Bool = false
+    ) throws(Errno) -> pid_t {
         // The child starts with no signal blocked and none ignored: a caller that blocks
         // signals to read them from a signalfd (or ignores SIGPIPE) must not pass that on.
         var attributes = posix_spawnattr_t()
@@ -27,18 +59,48 @@ public enum Subprocess {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        // Each source first moves above every target number, so that no dup2 overwrites a
+        // source still to come, and none is a dup2 onto itself (which would keep close-on-exec).
+        let lowest = (descriptors.map(\.1).max() ?? 2) + 1
+        var moved: [Int32] = []
+        defer { for descriptor in moved { Glibc.close(descriptor) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (source, target) in descriptors {
+            let high = fcntl(source.rawValue, F_DUPFD_CLOEXEC, lowest)
+            guard high >= 0 else { throw Errno.current }
+            moved.append(high)
+            posix_spawn_file_actions_adddup2(&actions, high, target)
+        }
         var process = pid_t()
         let status = withCStringArray(arguments) { argv in
-            withCStringArray(environment) { envp in posix_spawn(&process, path, nil, &attributes, argv, envp)
+            withCStringArray(environment) { envp in
+                path.contains("/")
+                    ? posix_spawn(&process, path, &actions, &attributes, argv, envp)
+                    : posix_spawnp(&process, path, &actions, &attributes, argv, envp)
             }
         }
         guard status == 0 else { throw Errno(rawValue: status) }
+        return process
+    }
+
+    /// The status of a child that has ended, without waiting; nil while it runs.
+    public static func reap(_ process: pid_t) throws(Errno) -> ExitStatus? {
         var exitStatus: Int32 = 0
-        _ = try retryOnInterrupt { waitpid(process, &exitStatus, 0) }
-        // WIFEXITED/WEXITSTATUS/WTERMSIG are macros Swift does not import.
-        let signal = exitStatus & 0x7f
-        return signal == 0 ? .exited((exitStatus >> 8) & 0xff) : .signaled(signal)
+        let reaped = try retryOnInterrupt { waitpid(process, &exitStatus, WNOHANG) }
+        return reaped == 0 ? nil : ExitStatus(waitStatus: exitStatus)
+    }
+
+    /// Sends `signal` to `process`; a process already gone is no error.
+    public static func signal(_ process: pid_t, _ signal: Int32) {
+        _ = kill(process, signal)
     }
 
     /// Replaces this process with the program at `path` (execv(2)); returns only by throwing.

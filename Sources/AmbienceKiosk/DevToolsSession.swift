@@ -1,0 +1,186 @@
+import JSON
+
+/// The kiosk's side of the Chrome DevTools Protocol on the browser's pipe, without the pipe:
+/// messages in, messages out. It attaches to every page, existing and new (windows that pages
+/// open included), and keeps each one's media features at the room's appearance.
+///
+/// At browser level `Target.setAutoAttach` with `flatten` attaches to the pages already open
+/// and to each one created later, the later ones paused before their first script
+/// (`waitForDebuggerOnStart`), so they never run a line in the wrong scheme: each page gets
+/// its features, then `Runtime.runIfWaitingForDebugger`, in its own session.
+public struct DevToolsSession: Sendable {
+    /// What the session learned from one message that the program should say.
+    public enum Notice: Equatable, Sendable {
+        /// The browser answered for the first time: it speaks the protocol.
+        case answered
+        /// A command failed; the method and the browser's message.
+        case failed(method: String, message: String)
+        case pageAttached(targetID: String, url: String)
+        case pageDetached(targetID: String)
+        /// A message that is not JSON or not a protocol message.
+        case unreadable(String)
+    }
+
+    public struct Reaction: Equatable, Sendable {
+        /// The messages to send, in order, each without its NUL terminator.
+        public var messages: [String] = []
+        public var notices: [Notice] = []
+    }
+
+    /// The target types whose media features are set: tabs and windows.
+    static let pageTypes: Set<String> = ["page"]
+
+    public private(set) var hasAnswered = false
+    /// The sessions of the attached pages, by session id, with their target ids.
+    public private(set) var pages: [String: String] = [:]
+    public private(set) var appearance: Appearance?
+    private let overridesAutoDarkMode: Bool
+    private var nextID = 1
+    /// The method of each command not answered yet, and the session it went to.
+    private var waiting: [Int: (method: String, session: String?)] = [:]
+
+    public init(overridesAutoDarkMode: Bool = false) {
+        self.overridesAutoDarkMode = overridesAutoDarkMode
+    }
+
+    /// The first message: attach to every page, now and later.
+    public mutating func start() -> [String] {
+        [
+            command(
+                "Target.setAutoAttach",
+                [
+                    ("autoAttach", .bool(true)), ("waitForDebuggerOnStart", .bool(true)),
+                    ("flatten", .bool(true)),
+                ])
+        ]
+    }
+
+    /// The room's appearance changed: every page gets it.
+    public mutating func show(_ appearance: Appearance) -> [String] {
+        self.appearance = appearance
+        return pages.keys.sorted().flatMap { commands(showing: appearance, in: $0) }
+    }
+
+    /// One message from the browser (without its NUL).
+    public mutating func receive<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Reaction {
+        var reaction = Reaction()
+        let message: JSONValue
+        do {
+            message = try JSONValue.parse(bytes)
+        } catch {
+            reaction.notices.append(.unreadable(error.description))
+            return reaction
+        }
+        if let id = message["id"]?.numberValue.flatMap({ Int(exactly: $0) }) {
+            if !hasAnswered {
+                hasAnswered = true
+                reaction.notices.append(.answered)
+            }
+            let sent = waiting.removeValue(forKey: id)
+            if let error = message["error"], let sent {
+                // A page that went away in between is no fault of anyone's.
+                let gone = sent.session.map { pages[$0] == nil } ?? false
+                if !gone {
+                    let text = error["message"]?.stringValue ?? error.text
+                    reaction.notices.append(.failed(method: sent.method, message: text))
+                }
+            }
+            return reaction
+        }
+        guard let method = message["method"]?.stringValue else {
+            reaction.notices.append(.unreadable("neither a reply nor an event: \(message.text.prefix(200))"))
+            return reaction
+        }
+        let parameters = message["params"] ?? .object([])
+        switch method {
+        case "Target.attachedToTarget":
+            guard let session = parameters["sessionId"]?.stringValue else { break }
+            let target = parameters["targetInfo"]
+            let type = target?["type"]?.stringValue ?? ""
+            if Self.pageTypes.contains(type) {
+                let targetID = target?["targetId"]?.stringValue ?? ""
+                pages[session] = targetID
+                reaction.notices.append(
+                    .pageAttached(targetID: targetID, url: target?["url"]?.stringValue ?? ""))
+                if let appearance { reaction.messages += commands(showing: appearance, in: session) }
+            }
+            // Whatever the type (workers, the browser's own UI), a target paused for the
+            // debugger would otherwise wait forever.
+            if parameters["waitingForDebugger"]?.boolValue == true {
+                reaction.messages.append(command("Runtime.runIfWaitingForDebugger", [], session: session))
+            }
+        case "Target.detachedFromTarget":
+            guard let session = parameters["sessionId"]?.stringValue,
+                let targetID = pages.removeValue(forKey: session)
+            else { break }
+            reaction.notices.append(.pageDetached(targetID: targetID))
+        default:
+            break
+        }
+        return reaction
+    }
+
+    private mutating func commands(showing appearance: Appearance, in session: String) -> [String] {
+        let features = JSONValue.array(
+            appearance.features.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
+        var messages = [
+            command(
+                "Emulation.setEmulatedMedia", [("media", .string("")), ("features", features)],
+                session: session)
+        ]
+        if overridesAutoDarkMode {
+            // Without `enabled` the override is lifted: the browser's own setting again.
+            let parameters: [(String, JSONValue)] =
+                appearance.autoDarkMode.map { [("enabled", .bool($0))] } ?? []
+            messages.append(command("Emulation.setAutoDarkModeOverride", parameters, session: session))
+        }
+        return messages
+    }
+
+    private mutating func command(
+        _ method: String, _ parameters: [(String, JSONValue)], session: String? = nil
+    )
+        -> String
+    {
+        let id = nextID
+        nextID += 1
+        waiting[id] = (method, session)
+        var members: [(String, JSONValue)] = [
+            ("id", .number(Double(id))), ("method", .string(method)), ("params", .object(parameters)),
+        ]
+        if let session { members.append(("sessionId", .string(session))) }
+        return JSONValue.object(members).text
+    }
+}
+
+/// The pipe's framing: each message ends with a NUL byte.
+public struct NULFrames: Sendable {
+    /// Longer messages are dropped rather than kept growing (the kiosk asks for nothing large).
+    public let limit: Int
+    private var partial: [UInt8] = []
+    private var skipping = false
+
+    public init(limit: Int = 16 << 20) { self.limit = limit }
+
+    /// The messages completed by `bytes`, and how many were dropped for their size.
+    public mutating func consume<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> (
+        messages: [[UInt8]], dropped: Int
+    ) {
+        var messages: [[UInt8]] = []
+        var dropped = 0
+        for byte in bytes {
+            if byte == 0 {
+                if skipping { dropped += 1 } else { messages.append(partial) }
+                partial.removeAll(keepingCapacity: true)
+                skipping = false
+            } else if !skipping {
+                partial.append(byte)
+                if partial.count > limit {
+                    partial.removeAll()
+                    skipping = true
+                }
+            }
+        }
+        return (messages, dropped)
+    }
+}

@@ -1,0 +1,198 @@
+import AmbienceCore
+import AmbienceKiosk
+import AmbienceOutputs
+import AmbienceSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The kiosk's loop: one browser at a time, the daemon's pipe, signals, all in one poll(2).
+final class Kiosk {
+    /// How a browser's run ended.
+    enum Ending {
+        /// It exited by itself, after answering on the pipe or not.
+        case exited(Subprocess.ExitStatus, answered: Bool)
+        /// SIGTERM, SIGINT or SIGHUP came: it was ended, and the kiosk ends too.
+        case stopped
+        /// It never answered on its pipe in time: it was ended.
+        case silent
+    }
+
+    let settings: KioskSettings
+    let arguments: [String]
+    private let clock = SystemClock()
+    private let signals: SignalWaiter
+    private let follower: PipeFollower
+    private var states = StateFollower()
+    private var appearance: Appearance?
+    private var browser: Browser?
+    private var session = DevToolsSession()
+    private var stopRequested = false
+    private var lastPipeFailure: String?
+
+    init(settings: KioskSettings, arguments: [String]) throws(Errno) {
+        self.settings = settings
+        self.arguments = arguments
+        signals = try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+        follower = PipeFollower(path: settings.pipe)
+    }
+
+    /// Runs browsers until one ends the kiosk; returns the kiosk's exit status.
+    func run() -> Int32 {
+        var delay = settings.restartDelay
+        while true {
+            let started = clock.now
+            let ending: Ending
+            do {
+                ending = try runBrowser()
+            } catch {
+                log("cannot run \(arguments[0]): \(error)")
+                return 1
+            }
+            switch ending {
+            case .stopped:
+                return 0
+            case .silent:
+                log(
+                    "\(arguments[0]) did not answer on its DevTools pipe within"
+                        + " \(seconds(settings.answerTimeout)) s: ambience kiosk needs Chromium or Chrome"
+                        + " (--remote-debugging-pipe); it was stopped")
+                return 1
+            case .exited(let status, answered: false):
+                log(
+                    "\(arguments[0]) \(describe(status)) before answering on its DevTools pipe:"
+                        + " ambience kiosk needs Chromium or Chrome (--remote-debugging-pipe)")
+                return 1
+            case .exited(let status, answered: true):
+                guard settings.restart else {
+                    log("\(arguments[0]) \(describe(status))")
+                    return status.shellStatus
+                }
+                // A browser that ran a good while was no crash loop: start over with a short delay.
+                if clock.now - started >= settings.restartDelayLimit { delay = settings.restartDelay }
+                log("\(arguments[0]) \(describe(status)); starting it again in \(seconds(delay)) s")
+                if !pause(until: clock.now + delay) { return 0 }
+                delay = min(delay * 2, settings.restartDelayLimit)
+            }
+        }
+    }
+
+    /// Starts the browser and serves it until it has ended and been reaped.
+    private func runBrowser() throws(Errno) -> Ending {
+        let browser = try Browser(arguments: arguments, environment: Environment.current)
+        self.browser = browser
+        defer { self.browser = nil }
+        session = DevToolsSession(overridesAutoDarkMode: settings.overridesAutoDarkMode)
+        if let appearance { _ = session.show(appearance) }
+        browser.send(session.start())
+        let answerDeadline = clock.now + settings.answerTimeout
+        var silent = false
+        var killDeadline = Double.infinity
+        var stopping = false
+        while true {
+            if let status = try? Subprocess.reap(browser.process) {
+                // Whatever it left behind in its process group (it may have been killed) goes too.
+                browser.killAll()
+                if stopRequested { return .stopped }
+                if silent { return .silent }
+                return .exited(status, answered: session.hasAnswered)
+            }
+            if !stopping, stopRequested || (!session.hasAnswered && clock.now >= answerDeadline) {
+                stopping = true
+                silent = !stopRequested
+                browser.terminate()
+                killDeadline = clock.now + (silent ? min(settings.stopTimeout, 2) : settings.stopTimeout)
+            }
+            if clock.now >= killDeadline {
+                browser.killAll()
+                killDeadline = .infinity
+            }
+            var deadline = min(follower.wakeDeadline, killDeadline)
+            if !session.hasAnswered, !stopping { deadline = min(deadline, answerDeadline) }
+            if browser.hasUnsent { deadline = min(deadline, clock.now + 0.02) }
+            let wake = signals.wait(
+                until: deadline, clock: clock,
+                descriptors: [browser.replies].compactMap { $0 } + follower.descriptors)
+            if case .signal(let number) = wake, number != SIGCHLD { stopRequested = true }
+            serveBrowser(browser)
+            followPipe()
+            browser.flush()
+        }
+    }
+
+    /// Waits between two browsers, still following the pipe; false when a signal ends the kiosk.
+    private func pause(until end: Double) -> Bool {
+        while clock.now < end {
+            let wake = signals.wait(
+                until: min(end, follower.wakeDeadline), clock: clock, descriptors: follower.descriptors)
+            if case .signal(let number) = wake, number != SIGCHLD { return false }
+            followPipe()
+        }
+        return true
+    }
+
+    private func serveBrowser(_ browser: Browser) {
+        let (messages, dropped) = browser.receive()
+        if dropped > 0 { log("dropped \(dropped) oversized message(s) from the browser") }
+        for message in messages {
+            let reaction = session.receive(message)
+            for notice in reaction.notices {
+                switch notice {
+                case .answered, .pageAttached, .pageDetached: break
+                case .failed(let method, let message): log("the browser refused \(method): \(message)")
+                case .unreadable(let why): log("unreadable message from the browser: \(why)")
+                }
+            }
+            browser.send(reaction.messages)
+        }
+    }
+
+    /// Takes everything the pipe has now, acting on the newest state.
+    private func followPipe() {
+        while true {
+            let event: PipeFollower.Event
+            do {
+                event = try follower.next(timeout: 0)
+            } catch {
+                // Said once; the follower tries the path again at its next check.
+                if lastPipeFailure != error.description { log(error.description) }
+                lastPipeFailure = error.description
+                return
+            }
+            switch event {
+            case .timedOut:
+                return
+            case .missing:
+                log(
+                    "waiting for \(settings.pipe) to appear (is the daemon running, and do its pipes.paths list it?)"
+                )
+            case .opened:
+                lastPipeFailure = nil
+            case .data(let bytes):
+                guard let update = states.consume(bytes) else { continue }
+                let appearance = settings.appearance(for: update.state)
+                self.appearance = appearance
+                log(update.state.rawValue)
+                if let browser { browser.send(session.show(appearance)) }
+            case .closed:
+                states.disconnected()
+            }
+        }
+    }
+
+    private func describe(_ status: Subprocess.ExitStatus) -> String {
+        switch status {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let signal): "was ended by signal \(signal)"
+        }
+    }
+
+    private func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+func log(_ text: String) {
+    try? FileDescriptor.standardError.writeAll("ambience kiosk: " + text + "\n")
+}
