@@ -9,11 +9,14 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
+.PHONY: setup build release demo test unit-test cli-test kiosk-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
-# lintian and chrpath: make deb and its test.
-PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath
+# lintian and chrpath: make deb and its test. chromium: make kiosk-test and the kiosk bench.
+# dbus, dconf-gsettings-backend, gsettings-desktop-schemas, libglib2.0-bin: the desktop colour
+# scheme recipe's test (a private D-Bus session with dconf).
+PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath chromium \
+	dbus dconf-gsettings-backend gsettings-desktop-schemas libglib2.0-bin
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -33,7 +36,7 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test rig-test-deb
+test: setup lint unit-test cli-test kiosk-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test rig-test-deb
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -41,6 +44,12 @@ unit-test:
 
 cli-test: build
 	Tests/cli/run.sh $(BIN)
+
+# `ambience kiosk` driving Debian's Chromium, headless: what the pages themselves see.
+kiosk-test: setup
+	$(SWIFT) build --product ambience
+	$(SWIFT) build --product ambience-kiosk
+	Tests/browser/run.py $(BIN) .build/debug/ambience-kiosk
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks

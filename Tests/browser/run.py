@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""`ambience kiosk` with Debian's Chromium, headless: what the page itself sees.
+
+Usage: Tests/browser/run.py AMBIENCE AMBIENCE-KIOSK [TEST…]
+
+Each test starts its own simulated daemon, kiosk, browser and observer on loopback and stops
+them; each has a time limit (BROWSER_TEST_TIMEOUT, default 120 s) on top of the limit of every
+wait inside it, and fails rather than hangs. No test measures speed (make bench does)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import traceback
+
+from rig import Rig, processes_in_group, state_of, wait_for
+
+WAIT = 30  # seconds any single thing may take on two busy cores
+
+
+def wait_state(rig, page, state, since=0):
+    return rig.observer.wait(
+        lambda reports: (lambda r: r if r and r["state"] == state else None)(state_of(reports, page, since)),
+        WAIT, "page %s to see %s" % (page, state))
+
+
+def wait_load(rig, page, since, state=None):
+    def check(reports):
+        for report in reports[since:]:
+            if report["id"] == page and report["kind"] == "load" and (state is None or report["state"] == state):
+                return report
+        return None
+    return rig.observer.wait(check, WAIT, "page %s to load%s" % (page, " in " + state if state else ""))
+
+
+def every_state_in_order_by_light(rig):
+    """The daemon's own light path (simulate, lux on stdin) to the page's media queries."""
+    rig.start_daemon("stdin")
+    rig.light(300)
+    rig.start_kiosk()
+    wait_state(rig, "main", "regular")
+    for lux, state in [(5, "invert"), (300, "regular"), (20000, "contrast"), (300, "regular"), (5, "invert")]:
+        since = rig.observer.count()
+        rig.light(lux)
+        report = wait_state(rig, "main", state, since)
+        assert report["kind"] == "change", report
+        expected = {"invert": (True, False), "regular": (False, False), "contrast": (False, True)}[state]
+        assert (report["dark"], report["more"]) == expected, report
+
+
+def every_state_in_order_by_override(rig):
+    rig.start_daemon()
+    rig.start_kiosk()
+    wait_state(rig, "main", "regular")
+    for state in ["invert", "contrast", "regular", "contrast", "invert", "regular"]:
+        since = rig.observer.count()
+        rig.override(state)
+        wait_state(rig, "main", state, since)
+
+
+def a_reload_keeps_the_state(rig):
+    rig.start_daemon()
+    rig.start_kiosk()
+    wait_state(rig, "main", "regular")
+    rig.override("invert")
+    wait_state(rig, "main", "invert")
+    since = rig.observer.count()
+    rig.observer.command("main", "reload")
+    report = wait_load(rig, "main", since)
+    assert report["state"] == "invert", report
+
+
+def a_window_the_page_opens_follows(rig):
+    rig.start_daemon()
+    rig.override("contrast")
+    rig.start_kiosk()
+    wait_state(rig, "main", "contrast")
+    since = rig.observer.count()
+    rig.observer.command("main", "open child")
+    report = wait_load(rig, "child", since)
+    assert report["state"] == "contrast", report
+    for state in ["invert", "regular"]:
+        since = rig.observer.count()
+        rig.override(state)
+        wait_state(rig, "main", state, since)
+        wait_state(rig, "child", state, since)
+
+
+def a_daemon_restart_with_a_new_runtime_directory(rig):
+    rig.start_daemon()
+    rig.override("contrast")
+    rig.start_kiosk()
+    wait_state(rig, "main", "contrast")
+    browser = rig.browser_pid()
+    rig.stop_daemon()
+    # As systemd's RuntimeDirectory= does: the directory and the pipes in it go, then come again.
+    subprocess.run(["rm", "-rf", rig.runtime], check=True)
+    os.makedirs(rig.runtime)
+    time.sleep(0.5)  # the kiosk keeps the last state while the daemon is away
+    assert state_of(rig.observer.reports, "main")["state"] == "contrast"
+    rig.start_daemon()
+    since = rig.observer.count()
+    rig.override("invert")
+    wait_state(rig, "main", "invert", since)
+    assert rig.browser_pid() == browser, "the browser was restarted"
+    assert rig.kiosk.poll() is None
+
+
+def a_browser_crash_ends_the_kiosk_with_its_status(rig):
+    rig.start_daemon()
+    rig.start_kiosk()
+    wait_state(rig, "main", "regular")
+    browser = rig.browser_pid()
+    os.kill(browser, signal.SIGKILL)
+    status = rig.kiosk.wait(WAIT)
+    assert status == 128 + signal.SIGKILL, (status, rig.kiosk_output())
+    wait_for(lambda: True if not processes_in_group(browser) else None, WAIT, "the browser's processes to end")
+
+
+def a_browser_crash_restarts_it_when_configured(rig):
+    rig.start_daemon()
+    rig.override("invert")
+    rig.start_kiosk()
+    wait_state(rig, "main", "invert")
+    browser = rig.browser_pid()
+    since = rig.observer.count()
+    os.kill(browser, signal.SIGKILL)
+    report = wait_load(rig, "main", since)
+    assert report["state"] == "invert", report
+    assert rig.browser_pid() != browser, "the same browser"
+    assert not processes_in_group(browser), "the crashed browser's processes are left"
+    assert rig.kiosk.poll() is None
+    since = rig.observer.count()
+    rig.override("contrast")
+    wait_state(rig, "main", "contrast", since)
+
+
+def sigterm_leaves_no_browser_process(rig):
+    rig.start_daemon()
+    rig.start_kiosk()
+    wait_state(rig, "main", "regular")
+    since = rig.observer.count()
+    rig.observer.command("main", "open child")
+    wait_load(rig, "child", since)
+    browser = rig.browser_pid()
+    assert len(processes_in_group(browser)) > 1, "expected the browser's helper processes"
+    rig.kiosk.send_signal(signal.SIGTERM)
+    status = rig.kiosk.wait(WAIT)
+    assert status == 0, (status, rig.kiosk_output())
+    # The kiosk has reaped the browser and killed its process group before it exits.
+    left = processes_in_group(browser)
+    assert not left, "left running: %s" % left
+
+
+def a_browser_that_does_not_answer_is_an_error(rig):
+    # A program that takes any arguments and never answers, and one that refuses them.
+    silent = os.path.join(rig.directory, "silent-browser")
+    with open(silent, "w") as file:
+        file.write("#!/bin/sh\nexec sleep 100\n")
+    os.chmod(silent, 0o755)
+    kiosk = rig.start_kiosk(browser=[silent])
+    child = rig.browser_pid()
+    status = kiosk.wait(WAIT)
+    output = rig.kiosk_output()
+    assert status == 1, (status, output)
+    assert "did not answer on its DevTools pipe within 3 s" in output, output
+    assert not processes_in_group(child), "the silent browser was left running"
+    kiosk = rig.start_kiosk(browser=["/bin/cat"])
+    status = kiosk.wait(WAIT)
+    output = rig.kiosk_output()
+    assert status == 1, (status, output)
+    assert "/bin/cat exited with status 1 before answering on its DevTools pipe" in output, output
+
+
+def a_bad_kiosk_table_is_a_configuration_error(rig):
+    with open(rig.config, "a") as file:
+        file.write("restart = 3\n[kiosk.invert]\nprefers-color-scheme = \"dim\"\n")
+    lines = open(rig.config).read().splitlines()
+    kiosk = rig.start_kiosk(browser=["sleep", "100"])
+    status = kiosk.wait(WAIT)
+    output = rig.kiosk_output()
+    assert status == 78, (status, output)
+    assert "%s:%d: kiosk.restart: must be true or false" % (rig.config, lines.index("restart = 3") + 1) in output, output
+    assert "kiosk.invert.prefers-color-scheme" in output, output
+    check = subprocess.run([rig.ambience, "check", "--config", rig.config], capture_output=True, text=True,
+                           timeout=WAIT)
+    assert check.returncode == 78 and "kiosk.restart" in check.stderr, check
+
+
+TESTS = [
+    (every_state_in_order_by_light, {"light": True}),
+    (every_state_in_order_by_override, {}),
+    (a_reload_keeps_the_state, {}),
+    (a_window_the_page_opens_follows, {}),
+    (a_daemon_restart_with_a_new_runtime_directory, {}),
+    (a_browser_crash_ends_the_kiosk_with_its_status, {}),
+    (a_browser_crash_restarts_it_when_configured, {"kiosk_table": "restart = true\nrestart_delay = 0.2\n"}),
+    (sigterm_leaves_no_browser_process, {}),
+    (a_browser_that_does_not_answer_is_an_error, {"kiosk_table": "answer_timeout = 3\n"}),
+    (a_bad_kiosk_table_is_a_configuration_error, {}),
+]
+
+
+class TimeLimit(Exception):
+    pass
+
+
+def main(arguments):
+    ambience, kiosk = os.path.abspath(arguments[0]), os.path.abspath(arguments[1])
+    chosen = arguments[2:]
+    limit = int(os.environ.get("BROWSER_TEST_TIMEOUT", "120"))
+
+    def expired(*_):
+        raise TimeLimit("timed out after %d s" % limit)
+    signal.signal(signal.SIGALRM, expired)
+    passed = failed = 0
+    for test, options in TESTS:
+        if chosen and test.__name__ not in chosen:
+            continue
+        rig = None
+        signal.alarm(limit)
+        try:
+            rig = Rig(ambience, kiosk, **options)
+            test(rig)
+            signal.alarm(0)
+            passed += 1
+            print("ok   " + test.__name__, flush=True)
+        except BaseException as error:  # noqa: B902 (a time limit, an assertion, anything)
+            signal.alarm(0)
+            failed += 1
+            print("FAIL " + test.__name__ + ": " + str(error), flush=True)
+            traceback.print_exc(limit=3)
+            if rig:
+                print("     kiosk's output:\n" + "".join("       " + line for line in rig.kiosk_output().splitlines(True)[-15:]))
+        finally:
+            signal.alarm(0)
+            if rig:
+                rig.close()
+    print("browser tests: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
