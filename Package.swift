@@ -85,7 +85,8 @@ let package = Package(
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "AmbienceDaemon"]),
-        .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation"]),
+        .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
+        .testTarget(
+            name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk"]),
     ] + fuzzTargets
 )

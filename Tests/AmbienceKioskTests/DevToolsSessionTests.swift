@@ -1,1 +1,225 @@
+import AmbienceKiosk
+import JSON
 import Testing
+
+/// A browser's side of the pipe, scripted: what it says, and what the session sent.
+private struct ScriptedBrowser {
+    var session: DevToolsSession
+    var sent: [JSONValue] = []
+    var notices: [DevToolsSession.Notice] = []
+
+    init(overridesAutoDarkMode: Bool = false) {
+        session = DevToolsSession(overridesAutoDarkMode: overridesAutoDarkMode)
+        record(session.start())
+    }
+
+    mutating func record(_ messages: [String]) {
+        sent += messages.map { try! JSONValue.parse($0) }
+    }
+
+    mutating func says(_ text: String) {
+        let reaction = session.receive(Array(text.utf8))
+        notices += reaction.notices
+        record(reaction.messages)
+    }
+
+    mutating func show(_ appearance: Appearance) {
+        record(session.show(appearance))
+    }
+
+    mutating func takeSent() -> [JSONValue] {
+        defer { sent = [] }
+        return sent
+    }
+
+    static func attached(_ session: String, type: String = "page", waiting: Bool, target: String = "T")
+        -> String
+    {
+        #"{"method":"Target.attachedToTarget","params":{"sessionId":"\#(session)","targetInfo":{"targetId":"\#(target)","type":"\#(type)","url":"http://x/"},"waitingForDebugger":\#(waiting)}}"#
+    }
+}
+
+private func features(_ message: JSONValue) -> [String] {
+    (message["params"]?["features"]?.arrayValue ?? []).map {
+        ($0["name"]?.stringValue ?? "") + ": " + ($0["value"]?.stringValue ?? "")
+    }
+}
+
+@Suite struct DevToolsSessionTests {
+    let dark = Appearance.defaultAppearance(for: .invert)
+    let contrast = Appearance.defaultAppearance(for: .contrast)
+
+    @Test func startsByAttachingToEveryPageFlatAndPaused() {
+        var browser = ScriptedBrowser()
+        let first = browser.takeSent()
+        #expect(first.count == 1)
+        #expect(first[0]["method"]?.stringValue == "Target.setAutoAttach")
+        #expect(first[0]["sessionId"] == nil)
+        #expect(first[0]["params"]?["autoAttach"]?.boolValue == true)
+        #expect(first[0]["params"]?["waitForDebuggerOnStart"]?.boolValue == true)
+        #expect(first[0]["params"]?["flatten"]?.boolValue == true)
+    }
+
+    @Test func theFirstReplyIsTheAnswer() {
+        var browser = ScriptedBrowser()
+        #expect(!browser.session.hasAnswered)
+        browser.says(#"{"id":1,"result":{}}"#)
+        #expect(browser.session.hasAnswered)
+        #expect(browser.notices == [.answered])
+    }
+
+    @Test func aNewPageGetsTheFeaturesBeforeItRuns() {
+        var browser = ScriptedBrowser()
+        browser.show(dark)
+        _ = browser.takeSent()
+        browser.says(ScriptedBrowser.attached("S1", waiting: true))
+        let sent = browser.takeSent()
+        #expect(
+            sent.map { $0["method"]?.stringValue } == [
+                "Emulation.setEmulatedMedia", "Runtime.runIfWaitingForDebugger",
+            ])
+        #expect(sent.allSatisfy { $0["sessionId"]?.stringValue == "S1" })
+        #expect(features(sent[0]) == ["prefers-color-scheme: dark"])
+        #expect(sent[0]["params"]?["media"]?.stringValue == "")
+        #expect(browser.notices == [.pageAttached(targetID: "T", url: "http://x/")])
+    }
+
+    @Test func aPageOpenBeforeAttachingIsNotResumed() {
+        var browser = ScriptedBrowser()
+        browser.show(dark)
+        _ = browser.takeSent()
+        browser.says(ScriptedBrowser.attached("S1", waiting: false))
+        #expect(browser.takeSent().map { $0["method"]?.stringValue } == ["Emulation.setEmulatedMedia"])
+    }
+
+    @Test func withoutAStateYetAPageOnlyRuns() {
+        var browser = ScriptedBrowser()
+        _ = browser.takeSent()
+        browser.says(ScriptedBrowser.attached("S1", waiting: true))
+        #expect(browser.takeSent().map { $0["method"]?.stringValue } == ["Runtime.runIfWaitingForDebugger"])
+        browser.show(contrast)
+        let sent = browser.takeSent()
+        #expect(sent.count == 1)
+        #expect(features(sent[0]) == ["prefers-color-scheme: light", "prefers-contrast: more"])
+    }
+
+    @Test func otherTargetsAreResumedButNotStyled() {
+        var browser = ScriptedBrowser()
+        browser.show(dark)
+        _ = browser.takeSent()
+        browser.says(ScriptedBrowser.attached("W", type: "service_worker", waiting: true))
+        browser.says(ScriptedBrowser.attached("U", type: "browser_ui", waiting: false))
+        let sent = browser.takeSent()
+        #expect(sent.map { $0["method"]?.stringValue } == ["Runtime.runIfWaitingForDebugger"])
+        #expect(sent.first?["sessionId"]?.stringValue == "W")
+        #expect(browser.session.pages.isEmpty)
+    }
+
+    @Test func aStateGoesToEveryAttachedPageAndNotToDetachedOnes() {
+        var browser = ScriptedBrowser()
+        browser.says(ScriptedBrowser.attached("S1", waiting: false, target: "A"))
+        browser.says(ScriptedBrowser.attached("S2", waiting: true, target: "B"))
+        browser.says(ScriptedBrowser.attached("S3", waiting: true, target: "C"))
+        browser.says(#"{"method":"Target.detachedFromTarget","params":{"sessionId":"S2","targetId":"B"}}"#)
+        _ = browser.takeSent()
+        browser.show(dark)
+        let sent = browser.takeSent()
+        #expect(sent.compactMap { $0["sessionId"]?.stringValue } == ["S1", "S3"])
+        #expect(sent.allSatisfy { $0["method"]?.stringValue == "Emulation.setEmulatedMedia" })
+        #expect(browser.notices.contains(.pageDetached(targetID: "B")))
+    }
+
+    @Test func messageIDsAreUniqueAndIncreasing() {
+        var browser = ScriptedBrowser()
+        browser.says(ScriptedBrowser.attached("S1", waiting: true))
+        browser.show(dark)
+        browser.show(contrast)
+        let ids = browser.takeSent().compactMap { $0["id"]?.numberValue }
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count && ids.count == 4)
+    }
+
+    @Test func autoDarkModeIsSetEveryTimeWhenAnyStateUsesIt() {
+        var browser = ScriptedBrowser(overridesAutoDarkMode: true)
+        browser.says(ScriptedBrowser.attached("S1", waiting: false))
+        _ = browser.takeSent()
+        browser.show(Appearance(features: [MediaFeature("prefers-color-scheme", "dark")], autoDarkMode: true))
+        browser.show(Appearance(features: [MediaFeature("prefers-color-scheme", "light")], autoDarkMode: nil))
+        let sent = browser.takeSent()
+        #expect(
+            sent.map { $0["method"]?.stringValue } == [
+                "Emulation.setEmulatedMedia", "Emulation.setAutoDarkModeOverride",
+                "Emulation.setEmulatedMedia", "Emulation.setAutoDarkModeOverride",
+            ])
+        #expect(sent[1]["params"] == .object([("enabled", .bool(true))]))
+        // Lifted, not forced off: the browser's own setting again.
+        #expect(sent[3]["params"] == .object([]))
+    }
+
+    @Test func aRefusalIsReportedUnlessItsPageIsGone() {
+        var browser = ScriptedBrowser()
+        browser.says(#"{"id":1,"result":{}}"#)
+        browser.says(ScriptedBrowser.attached("S1", waiting: false, target: "A"))
+        browser.says(ScriptedBrowser.attached("S2", waiting: false, target: "B"))
+        browser.show(dark)  // ids 2 (S1) and 3 (S2)
+        browser.says(#"{"method":"Target.detachedFromTarget","params":{"sessionId":"S2"}}"#)
+        browser.says(#"{"id":2,"error":{"code":-32000,"message":"no such feature"},"sessionId":"S1"}"#)
+        browser.says(#"{"id":3,"error":{"code":-32001,"message":"Session not found"}}"#)
+        #expect(
+            browser.notices.filter { if case .failed = $0 { true } else { false } } == [
+                .failed(method: "Emulation.setEmulatedMedia", message: "no such feature")
+            ])
+    }
+
+    @Test func unreadableMessagesAreNoticedNotFatal() {
+        var browser = ScriptedBrowser()
+        browser.says("{not json")
+        browser.says(#"{"result":{}}"#)
+        browser.says(#"{"id":1,"result":{}}"#)
+        #expect(browser.notices.count == 3)
+        #expect(browser.notices.last == .answered)
+    }
+}
+
+@Suite struct NULFramesTests {
+    @Test func splitsAtNULAcrossReads() {
+        var frames = NULFrames()
+        #expect(frames.consume(Array("{\"a\"".utf8)).messages.isEmpty)
+        let result = frames.consume(Array(":1}\0{}\0{".utf8))
+        #expect(result.messages.map { String(decoding: $0, as: UTF8.self) } == ["{\"a\":1}", "{}"])
+        #expect(frames.consume([0]).messages == [Array("{".utf8)])
+    }
+
+    @Test func dropsOversizedMessagesAndKeepsGoing() {
+        var frames = NULFrames(limit: 4)
+        let result = frames.consume(Array("123456789\0ok\0".utf8))
+        #expect(result.dropped == 1)
+        #expect(result.messages == [Array("ok".utf8)])
+    }
+}
+
+@Suite struct BrowserCommandTests {
+    @Test func addsThePipeAndAProfileRightAfterTheProgram() {
+        #expect(
+            BrowserCommand.arguments(["chromium", "--kiosk", "http://ha:8123"], profile: "/p")
+                == ["chromium", "--remote-debugging-pipe", "--user-data-dir=/p", "--kiosk", "http://ha:8123"])
+    }
+
+    @Test func keepsWhatTheUserGave() {
+        let given = ["chromium", "--user-data-dir", "/mine", "--remote-debugging-pipe", "URL"]
+        #expect(BrowserCommand.arguments(given, profile: "/p") == given)
+        #expect(BrowserCommand.userDataDirectory(in: ["c", "--user-data-dir=/x"]) == "/x")
+        #expect(BrowserCommand.userDataDirectory(in: ["--user-data-dir=/x"]) == nil)
+    }
+
+    @Test func theDefaultProfileFollowsXDG() {
+        #expect(
+            BrowserCommand.defaultProfile(stateHome: "/s", home: "/home/pi", userID: 1000)
+                == "/s/ambience/kiosk-browser")
+        #expect(
+            BrowserCommand.defaultProfile(stateHome: nil, home: "/home/pi", userID: 1000)
+                == "/home/pi/.local/state/ambience/kiosk-browser")
+        #expect(
+            BrowserCommand.defaultProfile(stateHome: "relative", home: nil, userID: 1000)
+                == "/tmp/ambience-kiosk-1000/browser")
+    }
+}
