@@ -45,11 +45,13 @@ unit-test:
 cli-test: build
 	Tests/cli/run.sh $(BIN)
 
-# `ambience kiosk` driving Debian's Chromium, headless: what the pages themselves see.
+# `ambience kiosk` driving Debian's Chromium, headless: what the pages themselves see; and the
+# desktop colour scheme recipe against dconf in a private D-Bus session.
 kiosk-test: setup
 	$(SWIFT) build --product ambience
 	$(SWIFT) build --product ambience-kiosk
 	Tests/browser/run.py $(BIN) .build/debug/ambience-kiosk
+	Tests/desktop/color-scheme.sh $(BIN)
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
