@@ -87,6 +87,9 @@ for _ in $(seq "$RUNS"); do echo "first $(simulate 1)" >>"$results"; done
 say "daemon steady state on the host: $DAEMON_RUNS runs of ${DAEMON_SECONDS}s"
 for _ in $(seq "$DAEMON_RUNS"); do echo "host $(simulate "$DAEMON_SECONDS")" >>"$results"; done
 
+say "kiosk: daemon event to the page's media query, headless Chromium (scripts/bench-kiosk.sh)"
+scripts/bench-kiosk.sh "$bin" >"$OUT/kiosk.txt"
+
 if [ "${BENCH_RIG:-1}" != 0 ]; then
     say "the rig: ours and the Python peer, $DAEMON_RUNS runs of ${DAEMON_SECONDS}s each"
     rig/setup.sh >"$OUT/rig-setup.log" 2>&1 || { cat "$OUT/rig-setup.log" >&2; exit 1; }
@@ -101,3 +104,5 @@ echo "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed '
     "load average $(cut -d' ' -f1-3 /proc/loadavg); rig: $(grep -m1 '^rig: booting' "$OUT/rig.log" 2>/dev/null |
         sed 's/^rig: booting //' || echo skipped)"
 python3 Benchmarks/bench_table.py "$results"
+echo
+cat "$OUT/kiosk.txt"

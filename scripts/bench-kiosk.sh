@@ -1,0 +1,12 @@
+#!/bin/bash
+# make bench's kiosk figures: the time from the daemon's event (an override) to the page's media
+# query changing, through `ambience kiosk` and Debian's headless Chromium, median, min and max
+# over BENCH_SWITCHES (default 60) switches. Figures only: nothing here fails on a slow machine.
+#
+#   scripts/bench-kiosk.sh BIN-DIRECTORY   (holding ambience and ambience-kiosk)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:?usage: scripts/bench-kiosk.sh BIN-DIRECTORY}
+command -v chromium >/dev/null ||
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; }
+Tests/browser/bench.py "$bin/ambience" "$bin/ambience-kiosk" "${BENCH_SWITCHES:-60}"
