@@ -53,6 +53,11 @@ kiosk-test: setup
 	Tests/browser/run.py $(BIN) .build/debug/ambience-kiosk
 	Tests/desktop/color-scheme.sh $(BIN)
 
+# The README's screenshots of the three states (docs/images/kiosk-*.png).
+.PHONY: kiosk-screenshots
+kiosk-screenshots: setup
+	Tests/browser/screenshots.py docs/images
+
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
 
