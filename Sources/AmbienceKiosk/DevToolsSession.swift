@@ -7,7 +7,8 @@ import JSON
 /// At browser level `Target.setAutoAttach` with `flatten` attaches to the pages already open
 /// and to each one created later, the later ones paused before their first script
 /// (`waitForDebuggerOnStart`), so they never run a line in the wrong scheme: each page gets
-/// its features, then `Runtime.runIfWaitingForDebugger`, in its own session.
+/// its features, then `Runtime.runIfWaitingForDebugger`, in its own session. Each page then
+/// auto-attaches to its out-of-process frames the same way, which get the features too.
 public struct DevToolsSession: Sendable {
     /// What the session learned from one message that the program should say.
     public enum Notice: Equatable, Sendable {
@@ -27,8 +28,10 @@ public struct DevToolsSession: Sendable {
         public var notices: [Notice] = []
     }
 
-    /// The target types whose media features are set: tabs and windows.
-    static let pageTypes: Set<String> = ["page"]
+    /// The target types whose media features are set: tabs and windows, and the frames of
+    /// other sites inside them, which run in processes of their own (site isolation) and do not
+    /// follow their page's emulation.
+    static let pageTypes: Set<String> = ["page", "iframe"]
 
     public private(set) var hasAnswered = false
     /// The sessions of the attached pages, by session id, with their target ids.
@@ -43,16 +46,13 @@ public struct DevToolsSession: Sendable {
         self.overridesAutoDarkMode = overridesAutoDarkMode
     }
 
+    static let autoAttach: [(String, JSONValue)] = [
+        ("autoAttach", .bool(true)), ("waitForDebuggerOnStart", .bool(true)), ("flatten", .bool(true)),
+    ]
+
     /// The first message: attach to every page, now and later.
     public mutating func start() -> [String] {
-        [
-            command(
-                "Target.setAutoAttach",
-                [
-                    ("autoAttach", .bool(true)), ("waitForDebuggerOnStart", .bool(true)),
-                    ("flatten", .bool(true)),
-                ])
-        ]
+        [command("Target.setAutoAttach", Self.autoAttach)]
     }
 
     /// The room's appearance changed: every page gets it.
@@ -103,6 +103,8 @@ public struct DevToolsSession: Sendable {
                 reaction.notices.append(
                     .pageAttached(targetID: targetID, url: target?["url"]?.stringValue ?? ""))
                 if let appearance { reaction.messages += commands(showing: appearance, in: session) }
+                // Its frames from other sites are targets of its own, attached through it.
+                reaction.messages.append(command("Target.setAutoAttach", Self.autoAttach, session: session))
             }
             // Whatever the type (workers, the browser's own UI), a target paused for the
             // debugger would otherwise wait forever.

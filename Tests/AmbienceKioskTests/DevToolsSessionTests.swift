@@ -76,7 +76,7 @@ private func features(_ message: JSONValue) -> [String] {
         let sent = browser.takeSent()
         #expect(
             sent.map { $0["method"]?.stringValue } == [
-                "Emulation.setEmulatedMedia", "Runtime.runIfWaitingForDebugger",
+                "Emulation.setEmulatedMedia", "Target.setAutoAttach", "Runtime.runIfWaitingForDebugger",
             ])
         #expect(sent.allSatisfy { $0["sessionId"]?.stringValue == "S1" })
         #expect(features(sent[0]) == ["prefers-color-scheme: dark"])
@@ -89,14 +89,20 @@ private func features(_ message: JSONValue) -> [String] {
         browser.show(dark)
         _ = browser.takeSent()
         browser.says(ScriptedBrowser.attached("S1", waiting: false))
-        #expect(browser.takeSent().map { $0["method"]?.stringValue } == ["Emulation.setEmulatedMedia"])
+        #expect(
+            browser.takeSent().map { $0["method"]?.stringValue } == [
+                "Emulation.setEmulatedMedia", "Target.setAutoAttach",
+            ])
     }
 
     @Test func withoutAStateYetAPageOnlyRuns() {
         var browser = ScriptedBrowser()
         _ = browser.takeSent()
         browser.says(ScriptedBrowser.attached("S1", waiting: true))
-        #expect(browser.takeSent().map { $0["method"]?.stringValue } == ["Runtime.runIfWaitingForDebugger"])
+        #expect(
+            browser.takeSent().map { $0["method"]?.stringValue } == [
+                "Target.setAutoAttach", "Runtime.runIfWaitingForDebugger",
+            ])
         browser.show(contrast)
         let sent = browser.takeSent()
         #expect(sent.count == 1)
@@ -135,7 +141,27 @@ private func features(_ message: JSONValue) -> [String] {
         browser.show(dark)
         browser.show(contrast)
         let ids = browser.takeSent().compactMap { $0["id"]?.numberValue }
-        #expect(ids == ids.sorted() && Set(ids).count == ids.count && ids.count == 4)
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count && ids.count == 5)
+    }
+
+    @Test func framesOfOtherSitesAreAttachedThroughTheirPageAndStyled() {
+        var browser = ScriptedBrowser()
+        browser.show(dark)
+        browser.says(ScriptedBrowser.attached("P", waiting: false, target: "page"))
+        let pageMessages = browser.takeSent().filter { $0["sessionId"]?.stringValue == "P" }
+        let autoAttach = pageMessages.first { $0["method"]?.stringValue == "Target.setAutoAttach" }
+        #expect(autoAttach?["params"]?["flatten"]?.boolValue == true)
+        #expect(autoAttach?["params"]?["waitForDebuggerOnStart"]?.boolValue == true)
+        // Flattened: the frame's attach event comes in the page's session, with a session of its own.
+        browser.says(
+            #"{"method":"Target.attachedToTarget","sessionId":"P","params":{"sessionId":"F","targetInfo":{"targetId":"frame","type":"iframe","url":"http://other/"},"waitingForDebugger":true}}"#
+        )
+        let sent = browser.takeSent()
+        #expect(sent.allSatisfy { $0["sessionId"]?.stringValue == "F" })
+        #expect(sent.first.map(features) == ["prefers-color-scheme: dark"])
+        #expect(sent.last?["method"]?.stringValue == "Runtime.runIfWaitingForDebugger")
+        browser.show(contrast)
+        #expect(Set(browser.takeSent().compactMap { $0["sessionId"]?.stringValue }) == ["P", "F"])
     }
 
     @Test func autoDarkModeIsSetEveryTimeWhenAnyStateUsesIt() {
@@ -160,10 +186,10 @@ private func features(_ message: JSONValue) -> [String] {
         browser.says(#"{"id":1,"result":{}}"#)
         browser.says(ScriptedBrowser.attached("S1", waiting: false, target: "A"))
         browser.says(ScriptedBrowser.attached("S2", waiting: false, target: "B"))
-        browser.show(dark)  // ids 2 (S1) and 3 (S2)
+        browser.show(dark)  // ids 4 (S1) and 5 (S2), after each page's auto-attach (2 and 3)
         browser.says(#"{"method":"Target.detachedFromTarget","params":{"sessionId":"S2"}}"#)
-        browser.says(#"{"id":2,"error":{"code":-32000,"message":"no such feature"},"sessionId":"S1"}"#)
-        browser.says(#"{"id":3,"error":{"code":-32001,"message":"Session not found"}}"#)
+        browser.says(#"{"id":4,"error":{"code":-32000,"message":"no such feature"},"sessionId":"S1"}"#)
+        browser.says(#"{"id":5,"error":{"code":-32001,"message":"Session not found"}}"#)
         #expect(
             browser.notices.filter { if case .failed = $0 { true } else { false } } == [
                 .failed(method: "Emulation.setEmulatedMedia", message: "no such feature")

@@ -17,7 +17,7 @@ class Observer:
         self.reports = []
         self.commands = {}
         self.condition = threading.Condition()
-        self.files = {"/page1.html": os.path.join(HERE, "page1.html"), "/report.js": os.path.join(HERE, "report.js")}
+        self.files = {name: os.path.join(HERE, name[1:]) for name in ["/page1.html", "/outer.html", "/report.js"]}
         self.files.update(extra_files or {})
         observer = self
 

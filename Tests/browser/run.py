@@ -87,6 +87,17 @@ def a_window_the_page_opens_follows(rig):
         wait_state(rig, "child", state, since)
 
 
+def a_frame_from_another_site_follows(rig):
+    rig.start_daemon()
+    rig.override("invert")
+    rig.start_kiosk(page="/outer.html")
+    wait_state(rig, "frame", "invert")
+    for state in ["contrast", "regular"]:
+        since = rig.observer.count()
+        rig.override(state)
+        wait_state(rig, "frame", state, since)
+
+
 def a_daemon_restart_with_a_new_runtime_directory(rig):
     rig.start_daemon()
     rig.override("contrast")
@@ -193,6 +204,7 @@ TESTS = [
     (every_state_in_order_by_override, {}),
     (a_reload_keeps_the_state, {}),
     (a_window_the_page_opens_follows, {}),
+    (a_frame_from_another_site_follows, {}),
     (a_daemon_restart_with_a_new_runtime_directory, {}),
     (a_browser_crash_ends_the_kiosk_with_its_status, {}),
     (a_browser_crash_restarts_it_when_configured, {"kiosk_table": "restart = true\nrestart_delay = 0.2\n"}),
