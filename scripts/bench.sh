@@ -4,8 +4,9 @@
 # the longest sample while a pipe reader is stopped. The daemon (`simulate` here, `run` in the
 # rig) over BENCH_SECONDS at 10 Hz: CPU, peak RSS, PSS and anonymous memory, context switches,
 # start to first event; the same in the same rig boot for the Python peer (smbus2 + gpiod from
-# PyPI). Each figure is the median of its runs with the min–max spread. Figures only: nothing
-# here fails on a slow machine.
+# PyPI). Then the time from the daemon's event to a page's media query through `ambience kiosk`
+# and headless Chromium (scripts/bench-kiosk.sh). Each figure is the median of its runs with
+# the min–max spread. Figures only: nothing here fails on a slow machine.
 #
 # Environment: BENCH_RUNS (default 7), BENCH_DAEMON_RUNS (3), BENCH_SECONDS (60),
 # BENCH_BUILD (.build/bench), BENCH_OUT (bench-out), BENCH_RIG=0 to skip the rig.
