@@ -184,6 +184,14 @@ def a_browser_that_does_not_answer_is_an_error(rig):
     assert "/bin/cat exited with status 1 before answering on its DevTools pipe" in output, output
 
 
+def a_missing_browser_is_an_error(rig):
+    kiosk = rig.start_kiosk(browser=["no-such-browser-anywhere", "--kiosk", "about:blank"])
+    status = kiosk.wait(WAIT)
+    output = rig.kiosk_output()
+    assert status == 1, (status, output)
+    assert "cannot run no-such-browser-anywhere: No such file or directory" in output, output
+
+
 def a_bad_kiosk_table_is_a_configuration_error(rig):
     with open(rig.config, "a") as file:
         file.write("restart = 3\n[kiosk.invert]\nprefers-color-scheme = \"dim\"\n")
@@ -210,6 +218,7 @@ TESTS = [
     (a_browser_crash_restarts_it_when_configured, {"kiosk_table": "restart = true\nrestart_delay = 0.2\n"}),
     (sigterm_leaves_no_browser_process, {}),
     (a_browser_that_does_not_answer_is_an_error, {"kiosk_table": "answer_timeout = 3\n"}),
+    (a_missing_browser_is_an_error, {}),
     (a_bad_kiosk_table_is_a_configuration_error, {}),
 ]
 
