@@ -60,6 +60,54 @@ def main(arguments):
             print(" ".join("%.1f" % value for value in latencies), file=sys.stderr)
         print("kiosk event-to-page %.1f %.1f %.1f ms %d" % (
             statistics.median(latencies), min(latencies), max(latencies), len(latencies)))
+        with open("/proc/%d/status" % rig.kiosk.pid) as file:
+            peak = next(line.split()[1] for line in file if line.startswith("VmHWM:"))
+        print("kiosk peak RSS %.1f MB (the kiosk's own process, not the browser)" % (int(peak) / 1024))
+    finally:
+        rig.close()
+    kiosk_alone(ambience, kiosk, switches)
+
+
+def kiosk_alone(ambience, kiosk, switches):
+    """The kiosk's own share: the event to the setEmulatedMedia command read by a stand-in browser."""
+    rig = Rig(ambience, kiosk)
+    log = os.path.join(rig.directory, "fake-browser.log")
+    os.environ["AMBIENCE_FAKE_BROWSER_LOG"] = log
+    try:
+        rig.start_daemon()
+        rig.start_kiosk(browser=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake-browser.py")])
+        state_file = os.path.join(rig.runtime, "state.json")
+
+        def received():
+            try:
+                with open(log) as file:
+                    return [json.loads(line) for line in file]
+            except FileNotFoundError:
+                return []
+        wait_for(lambda: received() or None, 30, "the first state at the stand-in browser")
+        latencies = []
+        current = "regular"
+        for index in range(-WARMUP, switches):
+            state = STATES[(STATES.index(current) + 1 + index % 2) % 3]
+            count = len(received())
+            rig.override(state)
+            dark = "dark" if state == "invert" else "light"
+            sent = wait_for(lambda: next((entry for entry in received()[count:]
+                                          if entry["features"].get("prefers-color-scheme") == dark
+                                          and ("prefers-contrast" in entry["features"]) == (state == "contrast")),
+                                         None), 30, "the stand-in browser to get " + state)
+
+            def change_line():
+                with open(state_file) as file:
+                    line = json.loads(file.read())
+                return line if line["event"] == "change" and line["state"] == state else None
+            line = wait_for(change_line, 10, "the state file's change to " + state, interval=0.01)
+            if index >= 0:
+                latencies.append(sent["at"] - event_time(line))
+            current = state
+            time.sleep(0.05)
+        print("kiosk event-to-command %.1f %.1f %.1f ms %d" % (
+            statistics.median(latencies), min(latencies), max(latencies), len(latencies)))
     finally:
         rig.close()
 
