@@ -165,10 +165,12 @@ def sigterm_leaves_no_browser_process(rig):
 
 
 def a_browser_that_does_not_answer_is_an_error(rig):
-    # A program that takes any arguments and never answers, and one that refuses them.
+    # A program that takes any arguments and never answers, and one that refuses them. The
+    # silent one ignores SIGTERM and has a child that does too: only SIGKILL to its process
+    # group, after the grace period, ends them both.
     silent = os.path.join(rig.directory, "silent-browser")
     with open(silent, "w") as file:
-        file.write("#!/bin/sh\nexec sleep 100\n")
+        file.write("#!/bin/sh\ntrap '' TERM\nsleep 1000 &\nexec sleep 1000\n")
     os.chmod(silent, 0o755)
     kiosk = rig.start_kiosk(browser=[silent])
     child = rig.browser_pid()
