@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceKiosk
 import AmbienceOutputs
 import AmbienceSensors
 
@@ -25,6 +26,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var controlGroup: String?
     /// Where a persisted override lives.
     public var stateDirectory: String
+    /// The `[kiosk]` table: not the daemon's, but in its file, checked and shown with the rest.
+    public var kiosk = KioskSettings()
     /// Where each key was set, when loaded from a file: faults found later, by the devices
     /// (a missing GPIO chip, a line out of range), are placed at file:line too.
     public var origins = ConfigurationOrigins()

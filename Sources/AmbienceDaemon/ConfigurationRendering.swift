@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceKiosk
 import AmbienceSensors
 import TOML
 
@@ -89,6 +90,26 @@ extension DaemonConfiguration {
         if let group = pipes.group { pipeEntries.append(("group", string(group))) }
         table("[pipes]", pipeEntries)
         if pipes.group == nil { lines.append("# group: the daemon's own") }
+
+        table(
+            "[kiosk]",
+            [
+                ("pipe", string(kiosk.pipe)), ("restart", String(kiosk.restart)),
+                ("restart_delay", Format.number(kiosk.restartDelay)),
+                ("restart_delay_max", Format.number(kiosk.restartDelayLimit)),
+                ("answer_timeout", Format.number(kiosk.answerTimeout)),
+                ("stop_timeout", Format.number(kiosk.stopTimeout)),
+            ] + (kiosk.userDataDirectory.map { [("user_data_dir", string($0))] } ?? []))
+        if kiosk.userDataDirectory == nil {
+            lines.append("# user_data_dir: $XDG_STATE_HOME/ambience/kiosk-browser, else ~/.local/state/…")
+        }
+        for state in AmbienceState.allCases {
+            let appearance = kiosk.appearance(for: state)
+            table(
+                "[kiosk.\(state.rawValue)]",
+                appearance.features.map { ($0.name, string($0.value)) }
+                    + (appearance.autoDarkMode.map { [("auto_dark_mode", String($0))] } ?? []))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -27,16 +27,18 @@ extension DaemonConfiguration {
         let gpio = decodeGPIO(root, decoder: &decoder)
         let pipes = decodePipes(root, decoder: &decoder)
         // Checked here so that `ambience check` finds its faults too; `ambience kiosk` reads it.
-        _ = decodeKiosk(root, decoder: &decoder)
+        let kiosk = decodeKiosk(root, decoder: &decoder)
         rejectSharedPaths(
             [("state_file", stateFile), ("control_pipe", controlPipe)]
                 + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },
             decoder: &decoder)
         guard let sensor else { return nil }
-        return DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             board: board, sensor: sensor, engine: engine, gpio: gpio, pipes: pipes, stateFile: stateFile,
             controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
             stateDirectory: stateDirectory)
+        configuration.kiosk = kiosk
+        return configuration
     }
 
     private static func decodeSensor(

@@ -102,16 +102,11 @@ extension DaemonConfiguration {
             let origin = decoder.origins[section.key(name)]
             decoder.fail(
                 section.key(name),
-                "must be from \(secondsText(range.lowerBound)) to \(secondsText(range.upperBound)) seconds,"
-                    + " not \(secondsText(value))",
+                "must be from \(ConfigurationFormat.number(range.lowerBound)) to \(ConfigurationFormat.number(range.upperBound)) seconds,"
+                    + " not \(ConfigurationFormat.number(value))",
                 file: origin?.file ?? decoder.mainFile, line: origin?.line)
             return nil
         }
         return value
     }
-}
-
-/// Seconds as a person writes them: 10, not 10.0.
-private func secondsText(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceKiosk
 import AmbienceSensors
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func everySettingReadsBack() throws {
-        let configuration = DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             sensor: .init(
                 kind: .tsl2561, bus: 7, address: 0x29, force: true,
                 bh1750: try .init(mode: .fixed(.low), measurementTime: 31),
@@ -30,6 +31,16 @@ import Testing
                 chip: "label with \"quotes\" and é", lines: [.regular: 0, .contrast: 65_535], activeLow: true),
             pipes: .init(paths: ["/run/a b", "/run/c\\d"], format: .plain, mode: 0, group: "kiosk"),
             stateFile: "/s", controlPipe: "/c", stateDirectory: "/d")
+        configuration.kiosk = KioskSettings(
+            pipe: "/run/wall \"kiosk\"",
+            invert: Appearance(
+                features: [
+                    MediaFeature("prefers-color-scheme", "dark"), MediaFeature("forced-colors", "active"),
+                ],
+                autoDarkMode: true),
+            regular: Appearance(features: [], autoDarkMode: false),
+            restart: true, restartDelay: 0.25, restartDelayLimit: 7.5, answerTimeout: 600, stopTimeout: 0.1,
+            userDataDirectory: "/var/lib/kiosk é")
         #expect(try readBack(configuration) == configuration)
     }
 
@@ -91,6 +102,25 @@ import Testing
                 format = "json"
                 mode = 0o660
                 # group: the daemon's own
+
+                [kiosk]
+                pipe = "/run/ambience/kiosk"
+                restart = false
+                restart_delay = 1
+                restart_delay_max = 60
+                answer_timeout = 15
+                stop_timeout = 5
+                # user_data_dir: $XDG_STATE_HOME/ambience/kiosk-browser, else ~/.local/state/…
+
+                [kiosk.invert]
+                prefers-color-scheme = "dark"
+
+                [kiosk.regular]
+                prefers-color-scheme = "light"
+
+                [kiosk.contrast]
+                prefers-color-scheme = "light"
+                prefers-contrast = "more"
 
                 """)
     }
