@@ -17,7 +17,9 @@ public enum Assembly {
         _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>, clock: any Clock, logger: Logger,
         devices: any GPIODevices = Libgpiod(),
         openBus: OpenBus = { settings throws(I2CError) in
-            try LinuxI2CBus(number: settings.bus, force: settings.force)
+            try ReopeningI2CBus(settings.bus) { selector throws(I2CError) in
+                try LinuxI2CBus.open(selector, force: settings.force)
+            }
         }
     ) throws(DaemonError) -> DaemonParts {
         var built = DaemonParts()

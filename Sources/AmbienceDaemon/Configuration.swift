@@ -91,8 +91,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         }
 
         public var kind: Kind
-        /// N of /dev/i2c-N.
-        public var bus: Int
+        /// /dev/i2c-N, or the adapter with that name whatever its number.
+        public var bus: I2CBusSelector
         public var address: I2CAddress
         /// Use the address even when a kernel driver has claimed it (I2C_SLAVE_FORCE).
         public var force: Bool
@@ -102,7 +102,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public var tsl2561: TSL2561.Settings
 
         public init(
-            kind: Kind, bus: Int = Defaults.bus, address: I2CAddress? = nil, force: Bool = false,
+            kind: Kind, bus: I2CBusSelector = .number(Defaults.bus), address: I2CAddress? = nil, force: Bool = false,
             bh1750: BH1750.Settings = .automatic, tsl2561: TSL2561.Settings = TSL2561.Settings()
         ) {
             self.kind = kind

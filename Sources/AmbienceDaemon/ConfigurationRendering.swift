@@ -9,6 +9,12 @@ extension DaemonConfiguration {
     public var tomlText: String {
         typealias Format = ConfigurationFormat
         func string(_ text: String) -> String { TOMLWriter.string(text) }
+        func busText(_ bus: I2CBusSelector) -> String {
+            switch bus {
+            case .number(let number): String(number)
+            case .name(let name): string(name)
+            }
+        }
         var lines: [String] = []
         func table(_ header: String, _ entries: [(String, String)]) {
             lines.append("")
@@ -32,7 +38,7 @@ extension DaemonConfiguration {
         table(
             "[sensor]",
             [
-                ("kind", string(sensor.kind.rawValue)), ("bus", String(sensor.bus)),
+                ("kind", string(sensor.kind.rawValue)), ("bus", busText(sensor.bus)),
                 ("address", sensor.address.description),
                 ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
             ])

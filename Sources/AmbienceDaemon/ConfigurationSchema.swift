@@ -47,9 +47,7 @@ extension DaemonConfiguration {
         if !section.layers.contains(where: { $0.table["kind"] != nil }) {
             decoder.missing("kind", in: section, "required: the light sensor, \(kinds)")
         }
-        let bus =
-            decoder.integer("bus", in: section, range: 0...Int(Int32.max), meaning: "an I2C bus number")
-            ?? Defaults.bus
+        let bus = decodeBus(section, decoder: &decoder)
         let address = decoder.integer(
             "address", in: section, range: 0...0x7F, describe: ConfigurationFormat.hexadecimal,
             meaning: "a 7-bit I2C address"
@@ -71,6 +69,25 @@ extension DaemonConfiguration {
         let settings = SensorSettings(
             kind: kind, bus: bus, address: address, force: force, bh1750: bh1750, tsl2561: tsl2561)
         return (settings, interval)
+    }
+
+    /// A bus number, or the name of its adapter (a USB adapter's number changes; its name does not).
+    private static func decodeBus(_ section: Section, decoder: inout ConfigurationDecoder) -> I2CBusSelector {
+        if decoder.value("bus", in: section)?.value.string != nil {
+            guard let (name, line, file) = decoder.string("bus", in: section) else {
+                return .number(Defaults.bus)
+            }
+            if name.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                decoder.fail(
+                    section.key("bus"),
+                    "\"\(name)\" is a bus number: write it without quotes (bus = \(name)); a string names an adapter",
+                    file: file, line: line)
+            }
+            return .name(name)
+        }
+        return .number(
+            decoder.integer("bus", in: section, range: 0...Int(Int32.max), meaning: "an I2C bus number")
+                ?? Defaults.bus)
     }
 
     /// Read by the driver's own types, whose refusals (MTreg with automatic ranging) are placed

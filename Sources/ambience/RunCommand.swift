@@ -40,7 +40,7 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
         reload: load)
     logger.log(
         .info,
-        "ambience \(configuration.sensor.kind.rawValue) on bus \(configuration.sensor.bus), config \(path)")
+        "ambience \(configuration.sensor.kind.rawValue) on \(configuration.sensor.bus), config \(path)")
     do {
         try daemon.run()
     } catch {

@@ -47,10 +47,21 @@ import Testing
     }
 
     @Test(arguments: [
+        ("bus = ''", "3: sensor.bus: must not be empty"),
+        (
+            "bus = '1'",
+            "3: sensor.bus: \"1\" is a bus number: write it without quotes (bus = 1); a string names an adapter"
+        ),
+    ])
+    func aBusIsANumberOrAName(line: String, expected: String) {
+        #expect(Fixture.errors(Fixture.minimal(line + "\n")) == ["\(Self.file):\(expected)"])
+    }
+
+    @Test(arguments: [
         ("sensor = 1", "1: sensor: must be a table, not an integer"),
         ("state_file = 5\n" + Fixture.minimal(), "1: state_file: must be a string, not an integer"),
         ("[sensor]\nkind = 1750", "2: sensor.kind: must be a string, not an integer"),
-        (Fixture.minimal("bus = '1'"), "3: sensor.bus: must be an integer, not a string"),
+        (Fixture.minimal("bus = true"), "3: sensor.bus: must be an integer, not a boolean"),
         (Fixture.minimal("bus = 1.0"), "3: sensor.bus: must be an integer, not a float"),
         (Fixture.minimal("address = '0x23'"), "3: sensor.address: must be an integer, not a string"),
         (Fixture.minimal("interval = 'fast'"), "3: sensor.interval: must be a number, not a string"),
@@ -325,7 +336,7 @@ import Testing
             """
             [sensor]
             kind = "bh1750"
-            bus = "one"
+            bus = 1.5
             address = 0x39
 
             [thresholds]

@@ -14,6 +14,13 @@ import Testing
         #expect(try readBack(configuration) == configuration)
     }
 
+    @Test func aBusByAdapterNameReadsBack() throws {
+        let configuration = try Fixture.load(Fixture.minimal("bus = 'CH341 I2C USB*'\n"))
+        #expect(configuration.sensor.bus == .name("CH341 I2C USB*"))
+        #expect(configuration.tomlText.contains("bus = \"CH341 I2C USB*\"\n"))
+        #expect(try readBack(configuration) == configuration)
+    }
+
     @Test func everySettingReadsBack() throws {
         let configuration = DaemonConfiguration(
             sensor: .init(
