@@ -102,8 +102,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public var tsl2561: TSL2561.Settings
 
         public init(
-            kind: Kind, bus: I2CBusSelector = .number(Defaults.bus), address: I2CAddress? = nil, force: Bool = false,
-            bh1750: BH1750.Settings = .automatic, tsl2561: TSL2561.Settings = TSL2561.Settings()
+            kind: Kind, bus: I2CBusSelector = .number(Defaults.bus), address: I2CAddress? = nil,
+            force: Bool = false, bh1750: BH1750.Settings = .automatic,
+            tsl2561: TSL2561.Settings = TSL2561.Settings()
         ) {
             self.kind = kind
             self.bus = bus

@@ -4,28 +4,47 @@ import AmbienceSystem
 
 let probeCommand = Command(
     name: "probe",
-    summary: "find TSL2561 and BH1750 sensors on the I2C buses and take a first reading",
+    summary: "find light sensors on the I2C buses and take a first reading",
     usage: """
-        ambience probe [--bus N]
+        ambience probe [--bus N|NAME]
 
-          Looks at the sensors' addresses (TSL2561: 0x29, 0x39, 0x49; BH1750: 0x23, 0x5C) on bus N,
-          or on every /dev/i2c-* bus, identifies what answers (the TSL2561 by its ID register and
-          package, the BH1750 by behaviour) and shows a first reading. Problems met on the way
-          (no bus, no permission, an address claimed by a kernel driver) are explained.
+          Looks at the sensors' addresses (BH1750: 0x23, 0x5C; TSL2561: 0x29, 0x39, 0x49;
+          VEML7700: 0x10; TSL2591: 0x29; OPT3001: 0x44-0x47) on bus N, on the adapter named NAME
+          (as /sys/class/i2c-dev/*/name has it; shell patterns allowed), or on every /dev/i2c-*
+          bus, identifies what answers (by ID registers, the BH1750 by behaviour) and shows a
+          first reading. Problems met on the way (no bus, no permission, an address claimed by a
+          kernel driver) are explained.
           Exit 0 when a sensor was found, 1 when none.
         """,
     run: runProbe)
 
 private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
-    let requestedBus = try arguments.option("--bus").map { text throws(UsageError) in
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError("--bus takes a bus number, not '\(text)'")
+    let requestedBus = try arguments.option("--bus").map { text throws(UsageError) -> I2CBusSelector in
+        guard let number = Int(text) else { return .name(text) }
+        guard number >= 0 else {
+            throw UsageError("--bus takes a bus number or an adapter's name, not '\(text)'")
         }
-        return number
+        return .number(number)
     }
     try arguments.finish()
 
-    let busNumbers = requestedBus.map { [$0] } ?? LinuxI2CBus.availableBusNumbers()
+    let busNumbers: [Int]
+    switch requestedBus {
+    case nil:
+        busNumbers = LinuxI2CBus.availableBusNumbers()
+    case .number(let number):
+        busNumbers = [number]
+    case let selector?:
+        guard let number = selector.busNumber(among: I2CBusSelector.adapters()) else {
+            do {
+                _ = try selector.resolve()
+            } catch {
+                printOut(error.description)
+            }
+            return .failure
+        }
+        busNumbers = [number]
+    }
     guard !busNumbers.isEmpty else {
         printOut(
             "no I2C bus (/dev has no i2c-* device): "
