@@ -66,11 +66,14 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public struct SensorSettings: Equatable, Sendable {
         public enum Kind: String, CaseIterable, Sendable {
             case bh1750, tsl2561, veml7700, tsl2591, opt3001
+            /// A light sensor a kernel driver has, read through IIO: no bus or address of its own.
+            case iio
 
-            /// Where the driver looks when the file gives no address.
+            /// Where the driver looks when the file gives no address. (`iio` has none; `simulate`
+            /// stands an emulated BH1750 in for the kernel's chip, there.)
             public var defaultAddress: I2CAddress {
                 switch self {
-                case .bh1750: BH1750.defaultAddress
+                case .bh1750, .iio: BH1750.defaultAddress
                 case .tsl2561: TSL2561.defaultAddress
                 case .veml7700: VEML7700.defaultAddress
                 case .tsl2591: TSL2591.defaultAddress
@@ -86,6 +89,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 case .veml7700: VEML7700.addresses
                 case .tsl2591: TSL2591.addresses
                 case .opt3001: OPT3001.addresses
+                case .iio: []
                 }
             }
         }
@@ -100,12 +104,15 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public var bh1750: BH1750.Settings
         /// Used when the kind is `.tsl2561`.
         public var tsl2561: TSL2561.Settings
+        /// The IIO device, for the kind `.iio`: its `name` ("bh1750") or its sysfs directory.
+        public var device: String?
 
         public init(
             kind: Kind, bus: I2CBusSelector = .number(Defaults.bus), address: I2CAddress? = nil,
             force: Bool = false, bh1750: BH1750.Settings = .automatic,
-            tsl2561: TSL2561.Settings = TSL2561.Settings()
+            tsl2561: TSL2561.Settings = TSL2561.Settings(), device: String? = nil
         ) {
+            self.device = device
             self.kind = kind
             self.bus = bus
             self.address = address ?? kind.defaultAddress

@@ -35,13 +35,22 @@ extension DaemonConfiguration {
         }
         lines.append("state_directory = \(string(stateDirectory))")
 
-        table(
-            "[sensor]",
-            [
-                ("kind", string(sensor.kind.rawValue)), ("bus", busText(sensor.bus)),
-                ("address", sensor.address.description),
-                ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
-            ])
+        if sensor.kind == .iio {
+            table(
+                "[sensor]",
+                [
+                    ("kind", string(sensor.kind.rawValue)), ("device", string(sensor.device ?? "")),
+                    ("interval", Format.number(engine.sampleInterval)),
+                ])
+        } else {
+            table(
+                "[sensor]",
+                [
+                    ("kind", string(sensor.kind.rawValue)), ("bus", busText(sensor.bus)),
+                    ("address", sensor.address.description),
+                    ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
+                ])
+        }
         let bh1750 = sensor.bh1750
         table(
             "[sensor.bh1750]" + (sensor.kind == .bh1750 ? "" : "   # not used with this sensor kind"),

@@ -41,7 +41,8 @@ extension DaemonConfiguration {
         _ root: Section, decoder: inout ConfigurationDecoder
     ) -> (SensorSettings?, interval: Double?) {
         let section = decoder.section("sensor", of: root)
-        decoder.allowOnly(["kind", "bus", "address", "interval", "force", "bh1750", "tsl2561"], in: section)
+        decoder.allowOnly(
+            ["kind", "bus", "address", "interval", "force", "device", "bh1750", "tsl2561"], in: section)
         let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map(\.rawValue))
         let kind: SensorSettings.Kind? = decoder.choice("kind", in: section, meaning: "a sensor kind")
         if !section.layers.contains(where: { $0.table["kind"] != nil }) {
@@ -52,7 +53,7 @@ extension DaemonConfiguration {
             "address", in: section, range: 0...0x7F, describe: ConfigurationFormat.hexadecimal,
             meaning: "a 7-bit I2C address"
         ).map { I2CAddress(rawValue: UInt8($0)) }
-        if let kind, let address, !kind.addresses.contains(address) {
+        if let kind, kind != .iio, let address, !kind.addresses.contains(address) {
             decoder.adopt(
                 ConfigurationError(
                     key: section.key("address"),
@@ -65,9 +66,30 @@ extension DaemonConfiguration {
         let bh1750 = decodeBH1750(section, decoder: &decoder)
         let tsl2561 = decodeTSL2561(section, decoder: &decoder)
 
+        let device = decoder.string("device", in: section)
+        if kind == .iio {
+            if device == nil {
+                decoder.missing(
+                    "device", in: section,
+                    "required with kind = \"iio\": the IIO device's name (\"bh1750\") or its directory")
+            }
+            for key in ["bus", "address", "force"] {
+                guard let (value, file) = decoder.value(key, in: section) else { continue }
+                decoder.fail(
+                    section.key(key),
+                    "not used with kind = \"iio\": the kernel driver has the chip, and device names it",
+                    file: file, line: value.position.line)
+            }
+        } else if let kind, let device {
+            decoder.fail(
+                section.key("device"), "only for kind = \"iio\", not \"\(kind.rawValue)\"", file: device.file,
+                line: device.line)
+        }
+
         guard let kind else { return (nil, interval) }
         let settings = SensorSettings(
-            kind: kind, bus: bus, address: address, force: force, bh1750: bh1750, tsl2561: tsl2561)
+            kind: kind, bus: bus, address: address, force: force, bh1750: bh1750, tsl2561: tsl2561,
+            device: device?.value)
         return (settings, interval)
     }
 
@@ -311,6 +333,7 @@ extension DaemonConfiguration {
             case .tsl2591: [0x29: "its only address"]
             case .opt3001:
                 [0x44: "ADDR to GND", 0x45: "ADDR to VDD", 0x46: "ADDR to SDA", 0x47: "ADDR to SCL"]
+            case .iio: [:]
             }
         let choices = kind.addresses.map { "\($0) (\(pins[$0] ?? ""))" }
         return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")

@@ -14,7 +14,7 @@ import Testing
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",
             "3: sensor.adress: unknown key; sensor takes kind, bus,"
-                + " address, interval, force, bh1750, tsl2561"
+                + " address, interval, force, device, bh1750, tsl2561"
         ),
         (
             "[sensor.bh1750]\ngain = '1x'",
@@ -155,7 +155,7 @@ import Testing
         (
             "[sensor]\nkind = 'bh1751'",
             "2: sensor.kind: \"bh1751\" is not a sensor kind: use \"bh1750\", \"tsl2561\", \"veml7700\","
-                + " \"tsl2591\" or \"opt3001\""
+                + " \"tsl2591\", \"opt3001\" or \"iio\""
         ),
         (
             Fixture.minimal("[sensor.bh1750]\nmode = 'medium'"),
@@ -233,8 +233,8 @@ import Testing
 
     @Test func theSensorKindIsRequired() {
         let message =
-            "sensor.kind: required: the light sensor, \"bh1750\", \"tsl2561\", \"veml7700\", \"tsl2591\""
-            + " or \"opt3001\""
+            "sensor.kind: required: the light sensor, \"bh1750\", \"tsl2561\", \"veml7700\", \"tsl2591\","
+            + " \"opt3001\" or \"iio\""
         #expect(Fixture.errors("") == ["\(Self.file): \(message)"])
         #expect(Fixture.errors("# kiosk\n\n[sensor]\nbus = 1") == ["\(Self.file):3: \(message)"])
     }
@@ -387,5 +387,40 @@ import Testing
         ) {
             try DaemonConfiguration.load(from: "/nowhere.toml", boardDirectories: [], files: files)
         }
+    }
+}
+
+@Suite struct IIOConfigurationTests {
+    static let file = Fixture.path
+
+    @Test func aKernelSensorIsNamedAndReadsBack() throws {
+        let configuration = try Fixture.load("[sensor]\nkind = 'iio'\ndevice = 'bh1750'\n")
+        #expect(configuration.sensor.kind == .iio && configuration.sensor.device == "bh1750")
+        #expect(configuration.tomlText.contains("[sensor]\nkind = \"iio\"\ndevice = \"bh1750\"\ninterval = "))
+        #expect(!configuration.tomlText.contains("address ="))
+        #expect(try Fixture.load(configuration.tomlText) == configuration)
+    }
+
+    @Test(arguments: [
+        (
+            "[sensor]\nkind = 'iio'\n",
+            [
+                "1: sensor.device: required with kind = \"iio\": the IIO device's name (\"bh1750\") or its directory"
+            ]
+        ),
+        (
+            "[sensor]\nkind = 'iio'\ndevice = 'bh1750'\nbus = 1\naddress = 0x23\n",
+            [
+                "4: sensor.bus: not used with kind = \"iio\": the kernel driver has the chip, and device names it",
+                "5: sensor.address: not used with kind = \"iio\": the kernel driver has the chip, and device names it",
+            ]
+        ),
+        (
+            "[sensor]\nkind = 'bh1750'\ndevice = 'bh1750'\n",
+            ["3: sensor.device: only for kind = \"iio\", not \"bh1750\""]
+        ),
+    ])
+    func refusals(text: String, expected: [String]) {
+        #expect(Fixture.errors(text) == expected.map { "\(Self.file):\($0)" })
     }
 }

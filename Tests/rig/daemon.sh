@@ -327,3 +327,18 @@ light_step() {  # light_step DIR STATE SENSOR_DELAY SET_LIGHT...
     awk -v took="$took" -v bound="$bound" 'BEGIN { exit !(took <= bound) }' ||
         { echo "later than L + sensor delay"; daemon_describe "$dir"; return 1; }
 }
+
+# The held state with the fault line lit, everywhere; the pipe and log say why.
+shows_a_held_fault() {  # shows_a_held_fault DIR STATE
+    daemon_shows "$1" "$2" 1 && pipe_has_event "$1" fault &&
+        log_has "$1" "^<4>sensor fault: no valid sample for $DAEMON_FAULT_AFTER s; holding $2"
+}
+
+shows_recovered() {  # shows_recovered DIR STATE
+    daemon_shows "$1" "$2" 0 && pipe_has_event "$1" recovered &&
+        log_has "$1" "^<5>sensor recovered \\(lux [0-9.]+\\); state $2"
+}
+
+# The retry cooldown doubles while the chip stays away (0.25 s up to 8 s): the unplugged time
+# here is short, so the next attempt comes within a few seconds.
+RECOVERY_BOUND=8

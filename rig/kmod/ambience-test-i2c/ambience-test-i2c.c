@@ -29,6 +29,10 @@
  *                                    (e.g. "01 07 10", "80:03 8a"); writing
  *                                    anything clears the log
  *   bh1750_mtreg (read-only)         the MTreg as last written
+ *   nr (load time only)              -1 (default): the next free bus number;
+ *                                    otherwise this one, so that a reload can
+ *                                    bring the bus back under another number,
+ *                                    as a USB adapter replugged does
  */
 #include <linux/i2c.h>
 #include <linux/kernel.h>
@@ -393,11 +397,17 @@ static struct i2c_adapter adapter = {
 	.name = "ambience-test-i2c",
 };
 
+static int nr = -1;
+module_param(nr, int, 0444);
+
 static int __init ambience_test_i2c_init(void)
 {
 	bh1750_power_on_reset();
 	tsl2561_power_on_reset();
-	return i2c_add_adapter(&adapter);
+	if (nr < 0)
+		return i2c_add_adapter(&adapter);
+	adapter.nr = nr;
+	return i2c_add_numbered_adapter(&adapter);
 }
 
 static void __exit ambience_test_i2c_exit(void)
