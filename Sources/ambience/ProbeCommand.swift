@@ -45,14 +45,22 @@ private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
         }
         busNumbers = [number]
     }
+    // Sensors a kernel driver has: listed whatever the bus asked for, since their addresses
+    // are busy for i2c-dev and the scan below can only say so.
+    var sensorsFound = 0
+    if requestedBus == nil {
+        for channel in IIOChannel.all() {
+            printOut(describe(channel))
+            sensorsFound += 1
+        }
+    }
     guard !busNumbers.isEmpty else {
         printOut(
             "no I2C bus (/dev has no i2c-* device): "
                 + (I2CError(.busMissing, bus: "/dev/i2c-*").hint ?? ""))
-        return .failure
+        return sensorsFound > 0 ? .ok : .failure
     }
     let clock = SystemClock()
-    var sensorsFound = 0
     for number in busNumbers {
         let bus: LinuxI2CBus
         do {
@@ -77,6 +85,22 @@ private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
         return .failure
     }
     return .ok
+}
+
+/// "iio:device0 'bh1750' (kernel driver on 1-0023): 250.0 lux; …": where it is and how to read it.
+private func describe(_ channel: IIOChannel) -> String {
+    let device =
+        channel.deviceDirectory.split(separator: "/").last.map(String.init) ?? channel.deviceDirectory
+    // The device's sysfs link runs through its parent: …/i2c-1/1-0023/iio:device0.
+    let parent = (try? FileSystem.linkTarget(of: channel.deviceDirectory))?.split(separator: "/").dropLast()
+        .last
+    let reading: String
+    switch channel.read() {
+    case .success(let lux): reading = "\((lux * 10).rounded() / 10) lux"
+    case .failure(let error): reading = "no reading: \(error)"
+    }
+    return "\(device) '\(channel.name)' (kernel driver" + (parent.map { " on \($0)" } ?? "") + "): "
+        + reading + "; read it with kind = \"iio\", device = \"\(channel.name)\""
 }
 
 private func describe(_ outcome: ProbeFinding.Outcome) -> String {

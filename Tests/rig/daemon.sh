@@ -88,8 +88,12 @@ seconds_since() {  # seconds_since START: prints the elapsed time, 2 decimals
 
 # Writes DIR/ambience.toml: the given sensor, the gpio-sim lines, one pipe, everything in DIR.
 # SENSOR_TABLE is TOML for [sensor.KIND] (settings the fixtures need, e.g. a fixed gain).
+# For KIND iio, BUS is the IIO device's name and ADDRESS is not used.
 daemon_config() {  # daemon_config DIR KIND BUS ADDRESS [SENSOR_TABLE]
     local dir=$1 kind=$2 bus=$3 address=$4 sensor_table=${5:-}
+    local where="bus = $bus
+address = $address"
+    [ "$kind" != iio ] || where="device = \"$bus\""
     mkdir -p "$dir"
     # The daemon may run as nobody: it reads the configuration and makes its files here.
     chmod 0755 "$RIG_WORK"
@@ -101,8 +105,7 @@ state_directory = "$dir/lib"
 
 [sensor]
 kind = "$kind"
-bus = $bus
-address = $address
+$where
 interval = $DAEMON_INTERVAL
 ${sensor_table:+[sensor.$kind]
 $sensor_table}
