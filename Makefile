@@ -98,7 +98,7 @@ rig-test-arm64:
 # The scenarios a Pi owner meets (probe, light, faults, signals) with this host's package
 # (bookworm amd64) installed by dpkg in the amd64 guest, its release binary under test.
 RIG_DEB_SCENARIOS := Tests/rig/scenarios/10-* Tests/rig/scenarios/20-* Tests/rig/scenarios/30-* \
-	Tests/rig/scenarios/50-* Tests/rig/scenarios/80-*
+	Tests/rig/scenarios/50-* Tests/rig/scenarios/55-* Tests/rig/scenarios/57-* Tests/rig/scenarios/80-*
 .PHONY: rig-test-deb
 rig-test-deb: release
 	deb=$$(scripts/make-deb.sh --suite bookworm --arch amd64 \
