@@ -14,7 +14,7 @@ extension DaemonConfiguration {
         decoder.allowOnly(
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
-                "sensor", "filter", "thresholds", "timing", "gpio", "pipes",
+                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "serve",
             ], in: root)
         let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
         let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath

@@ -77,10 +77,20 @@ public final class PipeFollower {
 
     deinit { pipe?.close() }
 
+    /// For a caller that waits in its own poll(2) beside other descriptors (`ambience serve`):
+    /// the descriptors to wait on for input, after which `next(timeout: 0)` takes what came.
+    public var descriptors: [FileDescriptor] { [pipe, directoryEvents?.descriptor].compactMap { $0 } }
+
+    /// For the same caller: the longest its wait may last before `next(timeout: 0)` is due for
+    /// the periodic check of the path.
+    public var secondsUntilCheck: Double { checkDue || !pending.isEmpty ? 0 : max(0, nextCheck - clock.now) }
+
     /// Waits at most `timeout` seconds (`.infinity`: as long as it takes) for the next event.
+    /// Every call looks at the descriptors at least once, so `next(timeout: 0)` reads what is there.
     public func next(timeout: Double) throws(Failure) -> Event {
         if !pending.isEmpty { return pending.removeFirst() }
         let deadline = clock.now + timeout
+        var looked = false
         while true {
             if checkDue || clock.now >= nextCheck {
                 checkDue = false
@@ -97,7 +107,8 @@ public final class PipeFollower {
                 }
             }
             let now = clock.now
-            if now >= deadline { return .timedOut }
+            if now >= deadline, looked { return .timedOut }
+            looked = true
             let descriptors = [pipe, directoryEvents?.descriptor].compactMap { $0 }
             let seconds = max(0, min(deadline, nextCheck) - now)
             // Rounded up, so the wait never ends a fraction of a millisecond early and spins.
