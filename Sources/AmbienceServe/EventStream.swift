@@ -21,6 +21,11 @@ public struct EventFeed: Sendable {
     public struct Message: Equatable, Sendable {
         public var name: String
         public var data: String
+
+        public init(name: String, data: String) {
+            self.name = name
+            self.data = data
+        }
     }
 
     /// The newest `change` or `current` line, with its event renamed `current`: what a new
