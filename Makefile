@@ -51,7 +51,7 @@ serve-test: setup
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
 
-# libFuzzer on the configuration loader, replay rows and control lines, bounded in time.
+# libFuzzer on the configuration loader, replay rows, control lines and serve's request path, bounded in time.
 fuzz: setup
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 

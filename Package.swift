@@ -12,6 +12,7 @@ let fuzzTargets: [Target] =
         ("FuzzConfiguration", "Fuzz/Configuration", "AmbienceDaemon"),
         ("FuzzReplayRows", "Fuzz/ReplayRows", "AmbienceCore"),
         ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
+        ("FuzzServeRequests", "Fuzz/ServeRequests", "AmbienceServe"),
     ].map { name, path, library in
         .executableTarget(
             name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,

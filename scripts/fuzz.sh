@@ -1,6 +1,7 @@
 #!/bin/bash
-# Fuzzes the configuration loader, the replay row reader and the control-line parser with
-# libFuzzer + AddressSanitizer, each for SECONDS (default 30), starting from Fuzz/corpus/.
+# Fuzzes the configuration loader, the replay row reader, the control-line parser and serve's
+# request path (routing, limits, CORS, the event feed) with libFuzzer + AddressSanitizer, each
+# for SECONDS (default 30), starting from Fuzz/corpus/.
 # A crash leaves its input in .build/fuzz/crash-*; it becomes a regression test.
 set -euo pipefail
 SECONDS_EACH=${1:-30}
@@ -8,11 +9,12 @@ cd "$(dirname "$0")/.."
 export AMBIENCE_FUZZ=1 SWIFT_BACKTRACE=enable=no
 SCRATCH=.build/fuzz
 # Address first: swiftc keeps coverage instrumentation only when fuzzer is the last -sanitize.
-for product in FuzzConfiguration FuzzReplayRows FuzzControlLines; do
+for product in FuzzConfiguration FuzzReplayRows FuzzControlLines FuzzServeRequests; do
     swift build --scratch-path "$SCRATCH" -c debug --sanitize=address --sanitize=fuzzer \
         --product "$product" 2>&1 | tail -1
 done
-for target in Configuration:configuration ReplayRows:replay-rows ControlLines:control-lines; do
+for target in Configuration:configuration ReplayRows:replay-rows ControlLines:control-lines \
+    ServeRequests:serve-requests; do
     name=${target%%:*} corpus=${target##*:}
     work=$(mktemp -d)
     cp Fuzz/corpus/"$corpus"/* "$work"/
