@@ -35,7 +35,8 @@ public func fuzzServeRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     }
     let method = requestLine.first.map(String.init) ?? ""
     let path = requestLine.dropFirst().first.map(String.init) ?? ""
-    let request = HTTPRequest(method: method, path: path, headers: headers, bodyLength: size % 3 == 0 ? size : 0)
+    let bodyLength = size % 3 == 0 ? size : 0
+    let request = HTTPRequest(method: method, path: path, headers: headers, bodyLength: bodyLength)
     for router in [HTTPRouter(), HTTPRouter(allowedOrigin: "https://dash.example:8123")] {
         let response = router.respond(to: request, feed: feed)
         guard [200, 204, 400, 404, 405, 414, 431, 503].contains(response.status) else {
