@@ -12,8 +12,8 @@ FUZZ_SECONDS ?= 30
 .PHONY: setup build release demo test unit-test cli-test serve-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
-# lintian and chrpath: make deb and its test. libmicrohttpd-dev: ambience-serve.
-PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev
+# lintian and chrpath: make deb and its test. libmicrohttpd-dev: ambience-serve; nodejs: its script's test.
+PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev nodejs
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

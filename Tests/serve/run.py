@@ -350,6 +350,23 @@ def refusals_and_cors(setup):
     assert status == 200 and b'<script src="/ambience.js">' in body, (status, body[:100])
 
 
+def the_script_applies_states_and_reconnects(setup):
+    """ambience.js as served, in node with a fake DOM and EventSource (Tests/serve/script-test.js)."""
+    status, _, body = setup.get("/ambience.js")
+    assert status == 200, status
+    path = os.path.join(setup.work, "ambience.js")
+    with open(path, "wb") as file:
+        file.write(body)
+    test = os.path.join(os.path.dirname(os.path.abspath(__file__)), "script-test.js")
+    result = subprocess.run(["node", test, path], capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def a_quiet_stream_gets_a_comment_every_15_s(setup):
+    stream = setup.stream()
+    stream.wait_for(lambda s: ": keep-alive\n\n" in s.text, "the keep-alive comment", seconds=40)
+
+
 def one_allowed_origin():
     setup = Setup(serve_args=["--origin", "https://dash.example:8123"])
     try:
@@ -445,7 +462,8 @@ def configuration_errors():
 TESTS = [
     state_follows_the_states, state_before_the_first_event_is_503, events_give_current_then_every_change_in_order,
     sixty_four_streams_all_get_every_event, a_client_that_stops_reading_is_dropped_without_delaying_others,
-    refusals_and_cors, one_allowed_origin, malformed_requests_leave_other_clients_alone,
+    refusals_and_cors, the_script_applies_states_and_reconnects, a_quiet_stream_gets_a_comment_every_15_s,
+    one_allowed_origin, malformed_requests_leave_other_clients_alone,
     serve_follows_a_daemon_restart_that_makes_a_new_runtime_directory, sigterm_ends_serve_cleanly,
     configuration_errors,
 ]
