@@ -59,7 +59,8 @@ def measure(count):
     connections = [stream() for _ in range(count)]
     buffers = {connection: b"" for connection in connections}
     for connection in connections:
-        read_until(connection, b'"lux":0', buffers)
+        read_until(connection, b"event: current", buffers)
+        buffers[connection] = b""
     delays = []
     for number in range(1, events + 1):
         start = time.perf_counter()
