@@ -3,9 +3,7 @@
 struct MHD_Daemon *ambience_http_start(const struct sockaddr *address, int ipv6,
                                        unsigned connection_limit, size_t memory_limit,
                                        unsigned timeout_seconds, MHD_AccessHandlerCallback handler,
-                                       void *handler_context,
-                                       MHD_RequestCompletedCallback completed,
-                                       void *completed_context) {
+                                       void *handler_context) {
     // No internal thread: MHD_run is called from the caller's loop when the epoll descriptor
     // is readable or MHD_get_timeout has passed.
     unsigned int flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
@@ -15,7 +13,6 @@ struct MHD_Daemon *ambience_http_start(const struct sockaddr *address, int ipv6,
         {MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, NULL},
-        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_context},
         {MHD_OPTION_END, 0, NULL},
     };
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY,

@@ -84,7 +84,7 @@ final class HTTPServer {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 ambience_http_start(
                     address, ipv6 ? 1 : 0, Self.connectionLimit, Self.connectionMemory, Self.idleTimeout,
-                    handleRequest, context, requestCompleted, context)
+                    handleRequest, context)
             }
         }
         guard let started else {
@@ -215,8 +215,6 @@ private let handleRequest: MHD_AccessHandlerCallback = {
         method: method.map { String(cString: $0) } ?? "",
         uploadSize: uploadSize?.pointee ?? 0, firstCall: firstCall)
 }
-
-private let requestCompleted: MHD_RequestCompletedCallback = { _, _, _, _ in }
 
 private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
     guard let context else { return .NO }

@@ -11,9 +11,7 @@
 struct MHD_Daemon *ambience_http_start(const struct sockaddr *address, int ipv6,
                                        unsigned connection_limit, size_t memory_limit,
                                        unsigned timeout_seconds, MHD_AccessHandlerCallback handler,
-                                       void *handler_context,
-                                       MHD_RequestCompletedCallback completed,
-                                       void *completed_context);
+                                       void *handler_context);
 
 // The epoll descriptor to wait on for input before MHD_run; -1 when there is none.
 int ambience_http_epoll_fd(struct MHD_Daemon *daemon);
