@@ -149,7 +149,7 @@ func serve(_ configuration: ServeConfiguration) throws -> Exit {
     let clock = SystemClock()
     var nextKeepAlive = clock.now + keepAliveInterval
     while true {
-        var deadline = min(nextKeepAlive, clock.now + pipe.secondsUntilCheck)
+        var deadline = min(nextKeepAlive, pipe.wakeDeadline)
         if let timeout = server.timeout { deadline = min(deadline, clock.now + timeout) }
         if case .signal = waiter.wait(
             until: deadline, clock: clock, descriptors: [server.epoll] + pipe.descriptors)

@@ -49,34 +49,34 @@ import Testing
     @Test(arguments: [
         (
             "[serve]\nport = 1",
-            "\(file):2: serve.port: unknown key; serve takes listen, allowed_origin, pipe, allow_remote"
+            "2: serve.port: unknown key; serve takes listen, allowed_origin, pipe, allow_remote"
         ),
         (
             "[serve]\nlisten = \"127.0.0.1\"",
-            "\(file):2: serve.listen: \"127.0.0.1\" is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470, localhost:8470)"
+            "2: serve.listen: \"127.0.0.1\" is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470, localhost:8470)"
         ),
         (
             "[serve]\nlisten = \"192.168.1.5:8470\"",
-            "\(file):2: serve.listen: \"192.168.1.5:8470\" is not a loopback address; set allow_remote = true to"
+            "2: serve.listen: \"192.168.1.5:8470\" is not a loopback address; set allow_remote = true to"
                 + " listen there"
         ),
         (
             "[serve]\npipe = \"serve\"",
-            "\(file):2: serve.pipe: \"serve\" must be an absolute path (starting with /)"
+            "2: serve.pipe: \"serve\" must be an absolute path (starting with /)"
         ),
         (
             "[serve]\nallowed_origin = \"https://x/\\r\\nSet-Cookie: a\"",
-            "\(file):2: serve.allowed_origin: \"https://x/\r\nSet-Cookie: a\" is not \"*\" or an origin such as"
+            "2: serve.allowed_origin: \"https://x/\r\nSet-Cookie: a\" is not \"*\" or an origin such as"
                 + " \"https://dash.example:8123\""
         ),
         (
             "[serve]\nallow_remote = \"yes\"",
-            "\(file):2: serve.allow_remote: must be true or false, not a string"
+            "2: serve.allow_remote: must be true or false, not a string"
         ),
-        ("serve = 1", "\(file):1: serve: must be a table, not an integer"),
+        ("serve = 1", "1: serve: must be a table, not an integer"),
     ])
     func refusals(text: String, message: String) {
-        #expect(Self.errors(text) == [message])
+        #expect(Self.errors(text) == [Self.file + ":" + message])
     }
 
     @Test func remoteWhenAllowed() throws {
