@@ -53,13 +53,26 @@ public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch family {
         case .ipv4(let bytes): bytes.map(String.init).joined(separator: ".") + ":\(port)"
-        case .ipv6(let bytes):
-            "["
-                + stride(from: 0, to: 16, by: 2).map {
-                    String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
-                }
-                .joined(separator: ":") + "]:\(port)"
+        case .ipv6(let bytes): "[" + Self.text(ofIPv6: bytes) + "]:\(port)"
         }
+    }
+
+    /// RFC 5952's form: lowercase hexadecimal, the longest run of two or more zero groups as `::`.
+    private static func text(ofIPv6 bytes: [UInt8]) -> String {
+        let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+        var best: Range<Int>?
+        var start: Int?
+        for index in 0...groups.count {
+            if index < groups.count, groups[index] == 0 {
+                if start == nil { start = index }
+            } else if let first = start {
+                if index - first >= 2, index - first > (best?.count ?? 0) { best = first..<index }
+                start = nil
+            }
+        }
+        let hex: (ArraySlice<UInt16>) -> String = { $0.map { String($0, radix: 16) }.joined(separator: ":") }
+        guard let best else { return hex(groups[...]) }
+        return hex(groups[..<best.lowerBound]) + "::" + hex(groups[best.upperBound...])
     }
 
     private static func ipv4(_ text: Substring) -> [UInt8]? {
