@@ -26,6 +26,8 @@ extension DaemonConfiguration {
         let engine = decodeEngine(root, sampleInterval: interval, decoder: &decoder)
         let gpio = decodeGPIO(root, decoder: &decoder)
         let pipes = decodePipes(root, decoder: &decoder)
+        // Checked here so that `ambience check` finds its faults too; `ambience serve` reads it.
+        _ = ServeConfiguration.decode(root, decoder: &decoder)
         rejectSharedPaths(
             [("state_file", stateFile), ("control_pipe", controlPipe)]
                 + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },

@@ -110,9 +110,9 @@ public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The `[serve]` table of the configuration file, for `ambience serve`. The daemon accepts the
-/// table and leaves it alone; `serve` reads it with the same decoder, so its faults read
-/// `FILE:LINE: serve.KEY: message` like the daemon's.
+/// The `[serve]` table of the configuration file, for `ambience serve`, read with the daemon's
+/// decoder so its faults read `FILE:LINE: serve.KEY: message` like the daemon's; the daemon and
+/// `ambience check` check it with the rest of the file.
 public struct ServeConfiguration: Equatable, Sendable {
     public static let defaultPipe = "/run/ambience/serve"
     public static let defaultPath = "/etc/ambience/ambience.toml"
@@ -139,7 +139,17 @@ public struct ServeConfiguration: Equatable, Sendable {
             ])
         }
         var decoder = ConfigurationDecoder(mainFile: file)
-        let root = ConfigurationDecoder.root(of: [ConfigurationLayer(file: file, table: table)])
+        let configuration = decode(
+            ConfigurationDecoder.root(of: [ConfigurationLayer(file: file, table: table)]), decoder: &decoder)
+        guard decoder.errors.isEmpty else { throw ConfigFileErrors(decoder.errorsInReadingOrder) }
+        return configuration
+    }
+
+    /// The table out of the file's top level, its faults into `decoder`: `serve` reads it this
+    /// way, and the daemon checks it with the rest of the file, so `ambience check` finds them.
+    static func decode(_ root: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
+        -> ServeConfiguration
+    {
         let section = decoder.section("serve", of: root)
         decoder.allowOnly(["listen", "allowed_origin", "pipe", "allow_remote"], in: section)
         var configuration = ServeConfiguration()
@@ -172,7 +182,6 @@ public struct ServeConfiguration: Equatable, Sendable {
             }
         }
         if let pipe = decoder.absolutePath("pipe", in: section) { configuration.pipe = pipe }
-        guard decoder.errors.isEmpty else { throw ConfigFileErrors(decoder.errorsInReadingOrder) }
         return configuration
     }
 

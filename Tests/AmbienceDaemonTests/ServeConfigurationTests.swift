@@ -18,6 +18,15 @@ import Testing
         }
     }
 
+    @Test func theDaemonChecksTheTable() {
+        let text = Fixture.minimal("[serve]\nlisten = \"10.0.0.1:80\"\n")
+        #expect(
+            Fixture.errors(text) == [
+                Fixture.path + ":4: serve.listen: \"10.0.0.1:80\" is not a loopback address; set allow_remote"
+                    + " = true to listen there"
+            ])
+    }
+
     @Test func theDaemonAcceptsTheTable() throws {
         let text = Fixture.minimal("[serve]\nlisten = \"127.0.0.1:9000\"\nallowed_origin = \"*\"\n")
         #expect(Fixture.errors(text) == [])

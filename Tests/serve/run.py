@@ -442,6 +442,8 @@ def configuration_errors():
         result = subprocess.run([SERVE, "--config", path], capture_output=True, text=True, timeout=WAIT)
         assert result.returncode == 78, result
         assert f"{path}:4: serve.listen:" in result.stderr and f"{path}:5: serve.colour: unknown key" in result.stderr, result.stderr
+        result = subprocess.run([AMBIENCE, "check", "--config", path], capture_output=True, text=True, timeout=WAIT)
+        assert result.returncode == 78 and f"{path}:4: serve.listen:" in result.stderr, result
         with open(path, "w") as file:
             file.write('[sensor]\nkind = "bh1750"\n[serve]\nlisten = "127.0.0.1:8470"\nallowed_origin = "*"\n')
         result = subprocess.run([AMBIENCE, "check", "--config", path], capture_output=True, text=True, timeout=WAIT)
