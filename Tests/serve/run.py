@@ -60,15 +60,19 @@ class Setup:
             )
         self.daemon = None
         self.processes = []
-        if start_daemon:
-            self.start_daemon()
         self.serve_log = os.path.join(self.work, "serve.err")
-        self.serve = self.spawn([SERVE, "--config", self.config, *serve_args], self.serve_log)
-        self.port = int(
-            eventually(
-                lambda: re.search(r"listening on http://127\.0\.0\.1:(\d+)/", self.log()), "serve to listen"
-            ).group(1)
-        )
+        try:
+            if start_daemon:
+                self.start_daemon()
+            self.serve = self.spawn([SERVE, "--config", self.config, *serve_args], self.serve_log)
+            self.port = int(
+                eventually(
+                    lambda: re.search(r"listening on http://127\.0\.0\.1:(\d+)/", self.log()), "serve to listen"
+                ).group(1)
+            )
+        except BaseException:
+            self.close()  # nothing started may outlive a setup that failed half-way
+            raise
 
     def spawn(self, command, log):
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=open(log + ".out", "w"),
@@ -88,8 +92,11 @@ class Setup:
         self.daemon.wait(WAIT)
 
     def log(self):
-        with open(self.serve_log) as file:
-            return file.read()
+        try:
+            with open(self.serve_log) as file:
+                return file.read()
+        except FileNotFoundError:
+            return ""
 
     def override(self, state):
         """Writes the control line as `ambience override` does, without a process per line."""
