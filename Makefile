@@ -9,11 +9,11 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
+.PHONY: setup build release demo test unit-test cli-test serve-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
-# lintian and chrpath: make deb and its test.
-PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath
+# lintian and chrpath: make deb and its test. libmicrohttpd-dev: ambience-serve; nodejs: its script's test.
+PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev nodejs
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -33,7 +33,7 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test rig-test-deb
+test: setup lint unit-test cli-test serve-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test rig-test-deb
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -42,10 +42,16 @@ unit-test:
 cli-test: build
 	Tests/cli/run.sh $(BIN)
 
+# ambience serve over real loopback sockets, driven by a simulated daemon (Tests/serve/run.py).
+serve-test: setup
+	$(SWIFT) build --product ambience
+	$(SWIFT) build --product ambience-serve
+	Tests/serve/run.py $(dir $(BIN))
+
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
 
-# libFuzzer on the configuration loader, replay rows and control lines, bounded in time.
+# libFuzzer on the configuration loader, replay rows, control lines and serve's request path, bounded in time.
 fuzz: setup
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 

@@ -13,6 +13,7 @@ let fuzzTargets: [Target] =
         ("FuzzReplayRows", "Fuzz/ReplayRows", "AmbienceCore"),
         ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
         ("FuzzJSON", "Fuzz/JSON", "JSON"),
+        ("FuzzServeRequests", "Fuzz/ServeRequests", "AmbienceServe"),
     ].map { name, path, library in
         .executableTarget(
             name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,
@@ -22,7 +23,8 @@ let fuzzTargets: [Target] =
 let package = Package(
     name: "ambience",
     products: [
-        .executable(name: "ambience", targets: ["ambience"])
+        .executable(name: "ambience", targets: ["ambience"]),
+        .executable(name: "ambience-serve", targets: ["ambience-serve"]),
     ],
     targets: [
         // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
@@ -65,6 +67,17 @@ let package = Package(
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
+        // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
+        // and the page's script are pure (AmbienceServe); libmicrohttpd drives them at the edge.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        .target(name: "AmbienceServe", dependencies: ["AmbienceCore"]),
+        .executableTarget(
+            name: "ambience-serve",
+            dependencies: [
+                "AmbienceServe", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD", "CMicroHTTPDShim",
+            ],
+            path: "Sources/ambience-serve"),
         .executableTarget(
             name: "AmbienceBench",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
@@ -77,5 +90,6 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation"]),
+        .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceDaemon"]),
     ] + fuzzTargets
 )

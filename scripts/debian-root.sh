@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # What the package needs to build and test (Debian trixie's names; python3 for the TOML tests
 # that compare with tomllib); then the caller's extras.
-packages=(swiftlang libi2c-dev libgpiod-dev pkg-config libc6-dev libstdc++-14-dev python3 "$@")
+packages=(swiftlang libi2c-dev libgpiod-dev libmicrohttpd-dev pkg-config libc6-dev libstdc++-14-dev python3 "$@")
 
 # Nothing new asked for: done (the common case, well under a second).
 up_to_date() {

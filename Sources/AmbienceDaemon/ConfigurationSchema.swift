@@ -14,7 +14,7 @@ extension DaemonConfiguration {
         decoder.allowOnly(
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
-                "sensor", "filter", "thresholds", "timing", "gpio", "pipes",
+                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "serve",
             ], in: root)
         let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
         let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath
@@ -26,6 +26,8 @@ extension DaemonConfiguration {
         let engine = decodeEngine(root, sampleInterval: interval, decoder: &decoder)
         let gpio = decodeGPIO(root, decoder: &decoder)
         let pipes = decodePipes(root, decoder: &decoder)
+        // Checked here so that `ambience check` finds its faults too; `ambience serve` reads it.
+        _ = ServeConfiguration.decode(root, decoder: &decoder)
         rejectSharedPaths(
             [("state_file", stateFile), ("control_pipe", controlPipe)]
                 + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },

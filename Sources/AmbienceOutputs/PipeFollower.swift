@@ -77,10 +77,18 @@ public final class PipeFollower {
 
     deinit { pipe?.close() }
 
-    /// Waits at most `timeout` seconds (`.infinity`: as long as it takes) for the next event.
+    /// What to wait on in a poll loop of one's own (a browser's pipe beside this one): when one
+    /// of these is readable, or `wakeDeadline` (monotonic seconds) has come, `next(timeout: 0)`
+    /// until it says `.timedOut`.
+    public var descriptors: [FileDescriptor] { [pipe, directoryEvents?.descriptor].compactMap { $0 } }
+    public var wakeDeadline: Double { checkDue || !pending.isEmpty ? clock.now : nextCheck }
+
+    /// Waits at most `timeout` seconds (`.infinity`: as long as it takes) for the next event;
+    /// with 0, looks once without waiting.
     public func next(timeout: Double) throws(Failure) -> Event {
         if !pending.isEmpty { return pending.removeFirst() }
         let deadline = clock.now + timeout
+        var looked = false
         while true {
             if checkDue || clock.now >= nextCheck {
                 checkDue = false
@@ -97,20 +105,21 @@ public final class PipeFollower {
                 }
             }
             let now = clock.now
-            if now >= deadline { return .timedOut }
-            let descriptors = [pipe, directoryEvents?.descriptor].compactMap { $0 }
+            if now >= deadline, looked { return .timedOut }
+            looked = true
+            let polled = descriptors
             let seconds = max(0, min(deadline, nextCheck) - now)
             // Rounded up, so the wait never ends a fraction of a millisecond early and spins.
             let milliseconds = Int32(min((seconds * 1000).rounded(.up), Double(Int32.max)))
             let ready: [Int16]
             do {
                 ready = try FileDescriptor.poll(
-                    descriptors, events: Int16(POLLIN), milliseconds: milliseconds)
+                    polled, events: Int16(POLLIN), milliseconds: milliseconds)
             } catch {
                 throw .cannotRead(path: path, error)
             }
             wakeUps += 1
-            if let events = directoryEvents, let index = descriptors.firstIndex(of: events.descriptor),
+            if let events = directoryEvents, let index = polled.firstIndex(of: events.descriptor),
                 ready[index] != 0
             {
                 readDirectoryEvents(events)
