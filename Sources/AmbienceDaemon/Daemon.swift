@@ -126,6 +126,8 @@ public final class Daemon {
     private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
 
     private var engine: Engine
+    /// The recent samples, for `ambience record` (the control line `record`).
+    public private(set) var record: LightRecord
     private var parts = DaemonParts()
     private var lastChange: Event?
     private var lastFault: Event?
@@ -140,6 +142,7 @@ public final class Daemon {
             OverrideStore(directory: $0.stateDirectory)
         },
         wallClock: @escaping () -> Double = { WallClock.now },
+        recordCapacity: Int = LightRecord.defaultCapacity,
         assemble: @escaping Assemble, reload: @escaping Reload
     ) {
         self.configuration = configuration
@@ -151,6 +154,7 @@ public final class Daemon {
         self.wallClock = wallClock
         self.assemble = assemble
         self.reload = reload
+        record = LightRecord(capacity: recordCapacity)
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
         sensorTrouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
@@ -252,7 +256,12 @@ public final class Daemon {
             quiet.retryAt = nil
             sensorTrouble.failed(quiet.description)
         }
-        dispatch(engine.ingest(Sample(time: clock.now, lux: reading?.lux)))
+        let time = clock.now
+        dispatch(engine.ingest(Sample(time: time, lux: reading?.lux)))
+        record.append(
+            LightRecord.Row(
+                time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
+                isFaulted: engine.isFaulted, override: engine.activeOverride?.state))
         keepWatchdogHappy()
         return nil
     }
@@ -324,6 +333,12 @@ public final class Daemon {
             case .command(let command):
                 dispatch(engine.apply(command, at: clock.now))
                 persist(command)
+            case .record:
+                do {
+                    try parts.control?.writeRecord(record)
+                } catch {
+                    logger.log(.error, "record not written: \(error)")
+                }
             case .rejected(let line, let reason):
                 logger.log(.warning, "control: ignored '\(line)': \(reason)")
             }

@@ -34,6 +34,7 @@ enum Ambience {
         probeCommand,
         checkCommand,
         overrideCommand,
+        recordCommand,
         statusCommand,
         watchCommand,
     ]
