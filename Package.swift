@@ -58,14 +58,18 @@ let package = Package(
                 "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs", "TOML",
             ]),
 
+        // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
+        .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
+
         // The command line only: arguments in, library calls, errors to exit codes.
-        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
+        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem", "AmbiencePlot"]),
         .executableTarget(
             name: "AmbienceBench",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
             path: "Benchmarks/AmbienceBench"),
 
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
+        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbiencePlot"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),

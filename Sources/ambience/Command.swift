@@ -31,6 +31,7 @@ enum Ambience {
         runCommand,
         simulateCommand,
         replayCommand,
+        plotCommand,
         probeCommand,
         checkCommand,
         overrideCommand,
