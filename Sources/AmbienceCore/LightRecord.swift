@@ -55,10 +55,14 @@ public struct LightRecord: Sendable {
     }
 
     public var count: Int { times.count }
+    /// Rows appended since the ring was made, the dropped ones included: tells a writer which
+    /// rows it has not seen yet.
+    public private(set) var appended = 0
 
     /// Adds a row, dropping the oldest when the ring is full.
     public mutating func append(_ row: Row) {
         let packed = Self.pack(row)
+        appended += 1
         if times.count < capacity {
             times.append(row.time)
             luxes.append(row.lux ?? .nan)

@@ -108,6 +108,73 @@ struct DaemonRecordTests {
     }
 }
 
+/// The persistent record: batches, never a write per sample.
+struct PersistentRecordTests {
+    static func daemon(_ clock: ManualClock, store: RecordStore, configuration: DaemonConfiguration) -> Daemon
+    {
+        let sensor = FakeSensor(clock: clock, conversion: 0) { 100 + $0.truncatingRemainder(dividingBy: 7) }
+        return Daemon(
+            configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
+            recordStores: { _ in store }, assemble: { _, _ in DaemonParts(sensor: sensor) },
+            reload: brokenReload("no reload"))
+    }
+
+    static func lines(_ path: String) throws -> [String] {
+        let file = try FileDescriptor.open(path, O_RDONLY)
+        defer { file.close() }
+        var reader = LineReader(descriptor: file)
+        var lines: [String] = []
+        while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+        return lines
+    }
+
+    @Test func anHourAtTenHertzIsWrittenInTwelveBatches() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        let store = RecordStore(directory: scratch.path + "/lib", maximumBytes: 50_000_000)
+        let daemon = Self.daemon(clock, store: store, configuration: daemonConfiguration(interval: 0.1))
+        try daemon.run(until: 3600)
+        #expect(store.writes == 11 + 1)  // at 300, 600, … 3300 s, and the rest at shutdown
+        let lines = try Self.lines(store.path)
+        #expect(lines.first == LightRecord.header)
+        #expect(lines.count == 1 + 36_000)
+        #expect(Int64(lines.map { $0.utf8.count + 1 }.reduce(0, +)) == store.bytesWritten)
+    }
+
+    @Test func aLongFlushIntervalNeverLosesRows() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        var configuration = daemonConfiguration(interval: 0.1)
+        configuration.record.flushInterval = 7200
+        let store = RecordStore(directory: scratch.path, maximumBytes: 50_000_000)
+        let daemon = Daemon(
+            configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil }, recordCapacity: 1000,
+            recordStores: { _ in store },
+            assemble: { _, _ in DaemonParts(sensor: FakeSensor(clock: clock, conversion: 0) { _ in 100 }) },
+            reload: brokenReload("no reload"))
+        try daemon.run(until: 600)
+        // Half a ring (500 rows) at a time, so none is dropped before it is written; none left at the end.
+        #expect(store.writes == 12)
+        #expect(try Self.lines(store.path).count == 1 + 6000)
+    }
+
+    @Test func aFullFileIsRotatedAndEachFileStartsWithTheHeader() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        let store = RecordStore(directory: scratch.path, maximumBytes: 100_000)
+        let daemon = Self.daemon(clock, store: store, configuration: daemonConfiguration(interval: 0.1))
+        try daemon.run(until: 1800)
+        let current = try Self.lines(store.path)
+        let previous = try Self.lines(store.previousPath)
+        #expect(current.first == LightRecord.header && previous.first == LightRecord.header)
+        #expect(previous.count > 1 && current.count > 1)
+        let status = try FileSystem.status(of: store.previousPath)
+        #expect(status.size < 100_000 + 200_000)  // one batch past the limit at most
+    }
+}
+
 /// Writes a control line at a simulated time, then waits on the real descriptors for it.
 final class ControlScript: LoopWaiting {
     let clock: ManualClock
