@@ -31,7 +31,7 @@ public enum SVGPlot {
         let yScale = LogScale(plot: plot, top: top, height: plotHeight)
         let bandsTop = top + plotHeight + 28
         let axisTop = bandsTop + Double(plot.runs.count) * (bandHeight + 6)
-        let tableTop = axisTop + 40
+        let tableTop = axisTop + 64
         let summaries = plot.runs.map(\.summary)
         let table = SummaryTable.rows(summaries)
         let height = tableTop + Double(table.count + 1) * rowHeight + 16
@@ -53,7 +53,7 @@ public enum SVGPlot {
             body += bandMarkers(plot, run: index, xScale, top: bandsTop + Double(index) * (bandHeight + 6))
         }
         body += timeAxis(xScale, top: axisTop)
-        body += legend(plot, x: left + plotWidth + 90, y: top)
+        body += legend(plot, x: left + plotWidth + 76, y: top)
         body += summaryTable(table, names: plot.runs.map(\.name), top: tableTop)
         return document(height: height, body: body)
     }
@@ -277,7 +277,7 @@ public enum SVGPlot {
         }
         entry(
             "<circle cx=\"\(n(x + 10))\" cy=\"\(n(row))\" r=\"5\" class=\"event\" fill=\"#a5d6a7\"/>",
-            "switch (coloured by state)")
+            "switch (to the colour)")
         return out + "</g>\n"
     }
 

@@ -41,7 +41,7 @@ private func runPlot(_ arguments: inout Arguments) throws -> ExitCode {
     if let configPath {
         configuration = try loadAtStart(configurationLoader(path: configPath, boards: boards)).engine
     }
-    var configurations = [(name: configPath ?? "settings", configuration: configuration)]
+    var configurations = [(name: configPath ?? "command-line settings", configuration: configuration)]
     if let comparePath {
         let other = try loadAtStart(configurationLoader(path: comparePath, boards: boards)).engine
         configurations.append((comparePath, other))
