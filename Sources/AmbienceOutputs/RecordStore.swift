@@ -49,7 +49,7 @@ public final class RecordStore {
         defer { file.close() }
         do throws(Errno) {
             let isNew = try file.status().size == 0
-            var writer = BufferedWriter(descriptor: file, capacity: 1 << 16)
+            var writer = BufferedWriter(descriptor: file, capacity: 1 << 14)
             var bytes = 0
             func write(_ text: String) throws(Errno) {
                 bytes += text.utf8.count
