@@ -152,7 +152,7 @@ struct TraceSummaryTests {
         let totals = try Self.summary((0...300).map { (Double($0), light($0)) })
         #expect(totals.switches == 3)
         #expect(totals.quickSwitches == 1)
-        #expect(totals.timeInState == [20 + 195, 15 + 70, 0])
+        #expect(totals.timeInState == [215, 85, 0])  // invert 20 + 195 s, regular 15 + 70 s
     }
 
     @Test func aFaultIsTimedFromItsDeadlineToTheRecovery() throws {
