@@ -71,6 +71,47 @@ struct DaemonRecordTests {
         #expect(rows.map(\.lux) == sensor.doneTimes.suffix(50).map { $0 })
     }
 
+    @Test func anOverrideInTheRecordReplaysWithinOneSampleOfTheDaemons() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { $0 < 20 ? 300 : 2 }
+        let sink = RecordingSink()
+        var configuration = daemonConfiguration(interval: 0.1)
+        configuration.controlPipe = scratch.path + "/control"
+        let waiter = ControlScript(
+            clock: clock, at: 5.05, send: "override contrast for 10", to: configuration.controlPipe)
+        let daemon = Daemon(
+            configuration: configuration, clock: clock, waiter: waiter,
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
+            assemble: { configuration, _ throws(DaemonError) in
+                do {
+                    return DaemonParts(
+                        sensor: sensor, pipes: [sink],
+                        control: try ControlPipe(path: configuration.controlPipe, log: { _ in }))
+                } catch {
+                    throw .unavailable("\(error)")
+                }
+            },
+            reload: brokenReload("no reload"))
+        try daemon.run(until: 40)
+        let rows = daemon.record.rows
+        #expect(rows.filter { $0.override == .contrast }.count == 100)  // 5.1 … 15.0
+        var reader = TraceReader()
+        var run = TraceRun(configuration: configuration.engine)
+        var replayed: [Event] = []
+        for line in [LightRecord.header + "\n"] + rows.map(LightRecord.line) {
+            guard let row = try reader.row(Array(line.utf8.dropLast())[...]) else { continue }
+            replayed += run.feed(row)
+        }
+        let emitted = sink.events
+        #expect(emitted.map(\.reason) == [.startup, .override, .auto, .light])
+        #expect(replayed.map(\.reason) == emitted.map(\.reason))
+        #expect(replayed.map(\.state) == emitted.map(\.state))
+        for (again, original) in zip(replayed, emitted) {
+            #expect(again.time >= original.time && again.time - original.time <= 0.1 + 1e-9)
+        }
+    }
+
     @Test func aRecordLineOnTheControlPipeWritesTheRecordBesideIt() throws {
         let scratch = ScratchDirectory()
         let directory = scratch.path + "/run"
