@@ -13,8 +13,8 @@ let recordCommand = Command(
         ambience record --out FILE|- [--control PATH] [--timeout S]
 
           Asks the running daemon through its control pipe (default \(ControlPipe.defaultPath))
-          for its record of the light: one row per sample of the last \(LightRecord.defaultCapacity)
-          samples (30 minutes at 10 Hz), with the columns \(LightRecord.header).
+          for its record of the light: its last 18,000 samples (30 minutes at 10 Hz), one row each,
+          with the columns \(LightRecord.header).
           The daemon writes it beside the control pipe (record.csv); this copies it to FILE, or to
           standard output with -. A record is a trace for replay, plot and simulate --profile csv:.
           Exit 0 with the record; 1 when the daemon is not running or does not answer within
