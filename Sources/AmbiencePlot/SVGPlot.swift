@@ -214,7 +214,7 @@ public enum SVGPlot {
         var out = "<g id=\"\(prefix)-states\">"
         out += text(
             x.left - 6, top + bandHeight / 2 + 4,
-            plot.runs[run].name.count > 9 ? (run == 0 ? "A" : "B") : plot.runs[run].name,
+            plot.runs.count > 1 ? (run == 0 ? "A" : "B") : "state",
             attributes: "class=\"band-label\" text-anchor=\"end\"")
         for (index, span) in plot.stateSpans(of: run).enumerated() {
             let start = x.position(span.start)
