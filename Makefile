@@ -9,11 +9,13 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test serve-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
+.PHONY: setup build release demo test unit-test cli-test serve-test record-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
-# lintian and chrpath: make deb and its test. libmicrohttpd-dev: ambience-serve; nodejs: its script's test.
-PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev nodejs
+# lintian and chrpath: make deb and its test. libmicrohttpd-dev: ambience-serve; nodejs: its
+# script's test. chromium: make record-test renders a plot.
+PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev nodejs \
+	chromium
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -33,7 +35,8 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test serve-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test rig-test-deb
+test: setup lint unit-test cli-test serve-test record-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test \
+	rig-test-deb
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -47,6 +50,10 @@ serve-test: setup
 	$(SWIFT) build --product ambience
 	$(SWIFT) build --product ambience-serve
 	Tests/serve/run.py $(dir $(BIN))
+# The record of the light, plot and replay --summary through the built binary; the pictures it
+# draws (SVG, and a PNG from headless Chromium) stay in .build/record-test.
+record-test: build
+	Tests/record/run.sh $(BIN)
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks

@@ -65,8 +65,12 @@ let package = Package(
                 "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs", "TOML",
             ]),
 
+        // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
+        .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
+
         // The command line only: arguments in, library calls, errors to exit codes.
-        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
+        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem", "AmbiencePlot"]),
+
         // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
         // and the page's script are pure (AmbienceServe); libmicrohttpd drives them at the edge.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
@@ -84,6 +88,7 @@ let package = Package(
             path: "Benchmarks/AmbienceBench"),
 
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
+        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbiencePlot"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),

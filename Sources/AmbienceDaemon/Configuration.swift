@@ -23,8 +23,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var controlMode: UInt32
     /// Nil: the daemon's own group.
     public var controlGroup: String?
-    /// Where a persisted override lives.
+    /// Where a persisted override lives, and the persistent record of the light.
     public var stateDirectory: String
+    public var record = RecordSettings()
     /// Where each key was set, when loaded from a file: faults found later, by the devices
     /// (a missing GPIO chip, a line out of range), are placed at file:line too.
     public var origins = ConfigurationOrigins()
@@ -51,6 +52,32 @@ public struct DaemonConfiguration: Equatable, Sendable {
         self.controlMode = controlMode
         self.controlGroup = controlGroup
         self.stateDirectory = stateDirectory
+    }
+
+    /// The persistent record of the light (`[record]`): rows from the daemon's ring appended to
+    /// `state_directory/record.csv` at most every `flushInterval` (and at shutdown).
+    public struct RecordSettings: Equatable, Sendable {
+        public static let defaultFlushInterval = 300.0
+        public static let defaultMaximumBytes: Int64 = 50_000_000
+
+        public var persist: Bool
+        public var flushInterval: Double
+        /// The file is rotated to record.csv.1 when it reaches this size.
+        public var maximumBytes: Int64
+
+        public init(
+            persist: Bool = true, flushInterval: Double = RecordSettings.defaultFlushInterval,
+            maximumBytes: Int64 = RecordSettings.defaultMaximumBytes
+        ) {
+            self.persist = persist
+            self.flushInterval = flushInterval
+            self.maximumBytes = maximumBytes
+        }
+    }
+
+    /// The persistent record's store in the state directory, or nil when it is not kept.
+    public func makeRecordStore() -> RecordStore? {
+        record.persist ? RecordStore(directory: stateDirectory, maximumBytes: record.maximumBytes) : nil
     }
 
     /// P, seconds between samples: kept once, in the engine configuration, which validates it

@@ -104,6 +104,12 @@ extension DaemonConfiguration {
         if let group = pipes.group { pipeEntries.append(("group", string(group))) }
         table("[pipes]", pipeEntries)
         if pipes.group == nil { lines.append("# group: the daemon's own") }
+        table(
+            "[record]",
+            [
+                ("persist", String(record.persist)), ("flush_interval", Format.number(record.flushInterval)),
+                ("max_bytes", String(record.maximumBytes)),
+            ])
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -14,7 +14,7 @@ extension DaemonConfiguration {
         decoder.allowOnly(
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
-                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "serve",
+                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record", "serve",
             ], in: root)
         let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
         let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath
@@ -28,15 +28,44 @@ extension DaemonConfiguration {
         let pipes = decodePipes(root, decoder: &decoder)
         // Checked here so that `ambience check` finds its faults too; `ambience serve` reads it.
         _ = ServeConfiguration.decode(root, decoder: &decoder)
+        let record = decodeRecord(root, decoder: &decoder)
         rejectSharedPaths(
             [("state_file", stateFile), ("control_pipe", controlPipe)]
                 + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },
             decoder: &decoder)
         guard let sensor else { return nil }
-        return DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             board: board, sensor: sensor, engine: engine, gpio: gpio, pipes: pipes, stateFile: stateFile,
             controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
             stateDirectory: stateDirectory)
+        configuration.record = record
+        return configuration
+    }
+
+    /// `[record]`: whether the record of the light is kept on disk, how often it is written, and
+    /// the size at which its file is rotated.
+    private static func decodeRecord(_ root: Section, decoder: inout ConfigurationDecoder) -> RecordSettings {
+        let section = decoder.section("record", of: root)
+        decoder.allowOnly(["persist", "flush_interval", "max_bytes"], in: section)
+        var settings = RecordSettings()
+        settings.persist = decoder.boolean("persist", in: section) ?? settings.persist
+        if let interval = decoder.number("flush_interval", in: section) {
+            if interval.isFinite, interval >= 10, interval <= 86_400 {
+                settings.flushInterval = interval
+            } else {
+                decoder.adopt(
+                    ConfigurationError(
+                        key: section.key("flush_interval"),
+                        message: "must be 10 to 86400 seconds, not \(ConfigurationFormat.number(interval)):"
+                            + " the record is written at most this often"))
+            }
+        }
+        if let bytes = decoder.integer(
+            "max_bytes", in: section, range: 100_000...1_000_000_000_000, meaning: "a size in bytes")
+        {
+            settings.maximumBytes = Int64(bytes)
+        }
+        return settings
     }
 
     private static func decodeSensor(

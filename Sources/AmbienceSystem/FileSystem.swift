@@ -63,12 +63,14 @@ public struct FileStatus: Equatable, Sendable {
     /// The device and inode: together, which file this is, whatever its name now.
     public var device: UInt64
     public var inode: UInt64
+    public var size: Int64
 
     public init(_ info: stat) {
         mode = info.st_mode
         group = info.st_gid
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
     }
 
     public var isFIFO: Bool { mode & S_IFMT == S_IFIFO }

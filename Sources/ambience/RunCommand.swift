@@ -33,7 +33,7 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
-        logger: logger, notifier: ServiceNotifier(),
+        logger: logger, notifier: ServiceNotifier(), recordStores: { $0.makeRecordStore() },
         assemble: { configuration, parts throws(DaemonError) in
             try Assembly.real(configuration, parts: parts, clock: clock, logger: logger)
         },

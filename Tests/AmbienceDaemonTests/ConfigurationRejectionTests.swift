@@ -9,7 +9,16 @@ import Testing
         (
             "colour = 1",
             "1: colour: unknown key; the top level takes board, state_file, control_pipe, control_mode,"
-                + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes, serve"
+                + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes, record,"
+                + " serve"
+        ),
+        (
+            "[record]\nflush_interval = 1",
+            "2: record.flush_interval: must be 10 to 86400 seconds, not 1: the record is written at most this often"
+        ),
+        (
+            "[record]\nmax_bytes = 10",
+            "2: record.max_bytes: must be a size in bytes from 100000 to 1000000000000, not 10"
         ),
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func everySettingReadsBack() throws {
-        let configuration = DaemonConfiguration(
+        var configuration = DaemonConfiguration(
             sensor: .init(
                 kind: .tsl2561, bus: 7, address: 0x29, force: true,
                 bh1750: try .init(mode: .fixed(.low), measurementTime: 31),
@@ -37,6 +37,7 @@ import Testing
                 chip: "label with \"quotes\" and é", lines: [.regular: 0, .contrast: 65_535], activeLow: true),
             pipes: .init(paths: ["/run/a b", "/run/c\\d"], format: .plain, mode: 0, group: "kiosk"),
             stateFile: "/s", controlPipe: "/c", stateDirectory: "/d")
+        configuration.record = .init(persist: false, flushInterval: 12.5, maximumBytes: 123_456)
         #expect(try readBack(configuration) == configuration)
     }
 
@@ -98,6 +99,11 @@ import Testing
                 format = "json"
                 mode = 0o660
                 # group: the daemon's own
+
+                [record]
+                persist = true
+                flush_interval = 300
+                max_bytes = 50000000
 
                 """)
     }
