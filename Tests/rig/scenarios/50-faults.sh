@@ -4,24 +4,6 @@
 # powered down with its settings lost, the daemon initialises it again (the adapter's write log
 # shows it) and reports it recovered.
 
-# UNPLUG and REPLUG switch the chip; LOG prints its write log, CLEAR_LOG clears it.
-unplug_and_replug() {  # unplug_and_replug DIR STATE UNPLUG REPLUG CLEAR_LOG
-    local dir=$1 state=$2 start
-    start=$(uptime_now)
-    "$3"
-    "$5" # while unplugged nothing reaches the chip, so the log shows only what follows the replug
-    eventually "$(fault_bound)" shows_a_held_fault "$dir" "$state" ||
-        { echo "no held fault within $(fault_bound)s"; daemon_describe "$dir"; return 1; }
-    echo "# fault shown after $(seconds_since "$start")s (fault_after $DAEMON_FAULT_AFTER s)"
-    start=$(uptime_now)
-    "$4"
-    eventually "$RECOVERY_BOUND" shows_recovered "$dir" "$state" ||
-        { echo "not recovered within ${RECOVERY_BOUND}s"; daemon_describe "$dir"; return 1; }
-    echo "# recovered after $(seconds_since "$start")s"
-    # Held, never guessed: the reader was told no other state.
-    expect_equal "$state" "$(pipe_states "$dir")" "states the reader was told"
-}
-
 bh1750_unplugged_then_back() {
     local dir=$RIG_WORK/fault-bh1750
     ambience_is_built

@@ -18,10 +18,6 @@ state_file_lux() {  # state_file_lux DIR
     sed -n 's/.*"lux":\([0-9.e+-]*\).*/\1/p' "$1/state.json"
 }
 
-within_percent() {  # within_percent PERCENT A B: |A - B| <= PERCENT % of B
-    awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
-}
-
 kernel_driver_read_through_iio() {
     local dir=$RIG_WORK/iio client=$BH1750_BUS-0023 iio_lux own_lux pid
     ambience_is_built
