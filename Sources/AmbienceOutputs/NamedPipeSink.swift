@@ -122,7 +122,8 @@ public final class NamedPipeSink: Sink {
     }
 
     private func line(for event: Event) -> [UInt8]? {
-        guard let text = EventLine.encode(
+        guard
+            let text = EventLine.encode(
                 event, format: configuration.format, time: renderTime(event.time), now: max(now, event.time))
         else {
             return nil
