@@ -22,7 +22,8 @@ let fuzzTargets: [Target] =
 let package = Package(
     name: "ambience",
     products: [
-        .executable(name: "ambience", targets: ["ambience"])
+        .executable(name: "ambience", targets: ["ambience"]),
+        .executable(name: "ambience-mqtt", targets: ["ambience-mqtt"]),
     ],
     targets: [
         // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
@@ -65,6 +66,15 @@ let package = Package(
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
+
+        // `ambience mqtt`: the daemon's events to an MQTT broker and Home Assistant, overrides back.
+        // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
+        // program drives libmosquitto from its own poll loop.
+        .target(name: "AmbienceMQTT", dependencies: ["AmbienceCore", "JSON"]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
+        .executableTarget(
+            name: "ambience-mqtt",
+            dependencies: ["AmbienceMQTT", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMosquitto"]),
         .executableTarget(
             name: "AmbienceBench",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
@@ -76,6 +86,7 @@ let package = Package(
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "AmbienceMQTTTests", dependencies: ["AmbienceMQTT", "AmbienceDaemon"]),
         .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation"]),
     ] + fuzzTargets
 )

@@ -15,6 +15,8 @@ extension DaemonConfiguration {
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
                 "sensor", "filter", "thresholds", "timing", "gpio", "pipes",
+                // Companion programs' tables: each program reads its own (MQTTConfiguration).
+                "mqtt",
             ], in: root)
         let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
         let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath

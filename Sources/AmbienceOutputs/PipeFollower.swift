@@ -77,10 +77,19 @@ public final class PipeFollower {
 
     deinit { pipe?.close() }
 
+    /// What `next` waits on, for a caller that waits in its own poll(2) with other descriptors
+    /// (a network socket) and then calls `next(timeout: 0)` until it times out.
+    public var descriptors: [FileDescriptor] { [pipe, directoryEvents?.descriptor].compactMap { $0 } }
+
+    /// When `next` must be called again even if none of `descriptors` is ready (the path's recheck).
+    public var nextDeadline: Double { checkDue ? clock.now : nextCheck }
+
     /// Waits at most `timeout` seconds (`.infinity`: as long as it takes) for the next event.
     public func next(timeout: Double) throws(Failure) -> Event {
         if !pending.isEmpty { return pending.removeFirst() }
         let deadline = clock.now + timeout
+        // A zero timeout still looks once, without waiting, at what is ready.
+        var looked = false
         while true {
             if checkDue || clock.now >= nextCheck {
                 checkDue = false
@@ -97,7 +106,8 @@ public final class PipeFollower {
                 }
             }
             let now = clock.now
-            if now >= deadline { return .timedOut }
+            if now >= deadline, looked { return .timedOut }
+            looked = true
             let descriptors = [pipe, directoryEvents?.descriptor].compactMap { $0 }
             let seconds = max(0, min(deadline, nextCheck) - now)
             // Rounded up, so the wait never ends a fraction of a millisecond early and spins.

@@ -9,7 +9,7 @@ import Testing
         (
             "colour = 1",
             "1: colour: unknown key; the top level takes board, state_file, control_pipe, control_mode,"
-                + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes"
+                + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes, mqtt"
         ),
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",
