@@ -49,7 +49,9 @@ public struct MQTTConfiguration: Equatable, Sendable {
                 }
                 host = authority[authority.index(after: authority.startIndex)..<close]
                 let after = authority[authority.index(after: close)...]
-                if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+                if after.hasPrefix(":") {
+                    portText = after.dropFirst()
+                } else if !after.isEmpty {
                     return .failure(URLError(message: "\"\(url)\": expected :PORT after the address"))
                 }
             } else if let colon = authority.lastIndex(of: ":") {
@@ -98,7 +100,8 @@ public struct MQTTConfiguration: Equatable, Sendable {
     public init(
         broker: Broker, username: String? = nil, password: String? = nil, passwordFile: String? = nil,
         caFile: String? = nil, certFile: String? = nil, keyFile: String? = nil, deviceID: String? = nil,
-        name: String? = nil, topicPrefix: String = MQTTConfiguration.defaultTopicPrefix, discovery: Bool = true,
+        name: String? = nil, topicPrefix: String = MQTTConfiguration.defaultTopicPrefix,
+        discovery: Bool = true,
         discoveryPrefix: String = MQTTConfiguration.defaultDiscoveryPrefix, discoveryPerEntity: Bool = false,
         keepalive: Int = MQTTConfiguration.defaultKeepalive, pipe: String = MQTTConfiguration.defaultPipe,
         controlPipe: String = ControlPipe.defaultPath
@@ -146,8 +149,11 @@ public struct MQTTConfiguration: Equatable, Sendable {
             ])
         }
         var decoder = ConfigurationDecoder(mainFile: path)
-        let decoded = decode(ConfigurationDecoder.root(of: [ConfigurationLayer(file: path, table: table)]), &decoder)
-        guard decoder.errors.isEmpty, let decoded else { throw ConfigFileErrors(decoder.errorsInReadingOrder) }
+        let decoded = decode(
+            ConfigurationDecoder.root(of: [ConfigurationLayer(file: path, table: table)]), &decoder)
+        guard decoder.errors.isEmpty, let decoded else {
+            throw ConfigFileErrors(decoder.errorsInReadingOrder)
+        }
         return decoded
     }
 
@@ -167,10 +173,13 @@ public struct MQTTConfiguration: Equatable, Sendable {
         if let (url, line, file) = decoder.string("broker", in: section) {
             switch Broker.parse(url) {
             case .success(let parsed): broker = parsed
-            case .failure(let error): decoder.fail(section.key("broker"), error.message, file: file, line: line)
+            case .failure(let error):
+                decoder.fail(section.key("broker"), error.message, file: file, line: line)
             }
         } else {
-            decoder.missing("broker", in: section, "required: the broker's URL, mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+            decoder.missing(
+                "broker", in: section, "required: the broker's URL, mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
+            )
         }
         let username = decoder.string("username", in: section)?.value
         let password = decoder.string("password", in: section)
@@ -182,7 +191,8 @@ public struct MQTTConfiguration: Equatable, Sendable {
         }
         if username == nil, let password {
             decoder.fail(
-                section.key("password"), "a password needs a username", file: password.file, line: password.line)
+                section.key("password"), "a password needs a username", file: password.file,
+                line: password.line)
         }
         var tlsFiles: [String: String] = [:]
         for key in ["ca_file", "cert_file", "key_file"] {
@@ -211,7 +221,8 @@ public struct MQTTConfiguration: Equatable, Sendable {
         let topicPrefix = decoder.string("topic_prefix", in: section)
         if let (prefix, line, file) = topicPrefix, !isTopicPath(prefix) {
             decoder.fail(
-                section.key("topic_prefix"), "\"\(prefix)\" must be topic levels without +, #, or empty levels",
+                section.key("topic_prefix"),
+                "\"\(prefix)\" must be topic levels without +, #, or empty levels",
                 file: file, line: line)
         }
         let discoveryPrefix = decoder.string("discovery_prefix", in: section)
@@ -238,7 +249,8 @@ public struct MQTTConfiguration: Equatable, Sendable {
     public static func isTopicWord<S: StringProtocol>(_ text: S) -> Bool {
         !text.isEmpty
             && text.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                    || (byte >= 0x61 && byte <= 0x7A)
                     || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
             }
     }

@@ -39,7 +39,8 @@ public final class Bridge {
         public var announceJitter: Double
 
         public init(
-            topics: Topics, discovery: Discovery?, perEntityDiscovery: Bool = false, republishInterval: Double = 60,
+            topics: Topics, discovery: Discovery?, perEntityDiscovery: Bool = false,
+            republishInterval: Double = 60,
             announceJitter: Double = 3
         ) {
             self.topics = topics
@@ -69,7 +70,9 @@ public final class Bridge {
     public func connected(now: Double) -> [BridgeAction] {
         isConnected = true
         announceAt = nil
-        var actions: [BridgeAction] = [.publish(Publication(topic: topics.status, payload: "online", retain: true))]
+        var actions: [BridgeAction] = [
+            .publish(Publication(topic: topics.status, payload: "online", retain: true))
+        ]
         actions += [topics.overrideCommand, topics.groupOverrideCommand].map(BridgeAction.subscribe)
         if settings.discovery != nil { actions.append(.subscribe(topics.homeAssistantStatus)) }
         actions += announcement()
@@ -98,7 +101,9 @@ public final class Bridge {
     /// A message on a subscribed topic.
     public func message(topic: String, payload: [UInt8], retained: Bool, now: Double) -> [BridgeAction] {
         if topic == topics.homeAssistantStatus {
-            guard String(decoding: payload, as: UTF8.self) == "online", settings.discovery != nil else { return [] }
+            guard String(decoding: payload, as: UTF8.self) == "online", settings.discovery != nil else {
+                return []
+            }
             // Home Assistant restarted: announce again, after a pause that spreads a fleet out.
             announceAt = now + settings.announceJitter * random()
             return []

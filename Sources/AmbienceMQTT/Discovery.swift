@@ -52,7 +52,8 @@ public struct Discovery: Sendable {
                 options: [
                     ("unique_id", .string("\(id)_lux")), ("name", .string("Illuminance")),
                     ("device_class", .string("illuminance")), ("unit_of_measurement", .string("lx")),
-                    ("state_class", .string("measurement")), ("value_template", .string("{{ value_json.lux }}")),
+                    ("state_class", .string("measurement")),
+                    ("value_template", .string("{{ value_json.lux }}")),
                     ("expire_after", .number(expireAfter)),
                 ]),
             Component(
@@ -61,7 +62,8 @@ public struct Discovery: Sendable {
                     ("unique_id", .string("\(id)_theme")), ("name", .string("Theme")),
                     ("device_class", .string("enum")),
                     ("options", .array(AmbienceState.allCases.map { .string($0.rawValue) })),
-                    ("value_template", .string("{{ value_json.state }}")), ("icon", .string("mdi:theme-light-dark")),
+                    ("value_template", .string("{{ value_json.state }}")),
+                    ("icon", .string("mdi:theme-light-dark")),
                 ]),
             Component(
                 key: "override", platform: "select",
@@ -116,7 +118,9 @@ public struct Discovery: Sendable {
         components.map { component in
             let document = JSONValue.object(
                 component.options + shared + [("device", device), ("origin", origin)])
-            return (topics.entityDiscovery(platform: component.platform, objectID: component.key), document.text)
+            return (
+                topics.entityDiscovery(platform: component.platform, objectID: component.key), document.text
+            )
         }
     }
 

@@ -33,7 +33,8 @@ public enum OverridePayload {
     /// The payload as it may appear in a log line: printable, and short.
     public static func quoted(_ payload: [UInt8]) -> String {
         let text = String(decoding: payload.prefix(maximumLength), as: UTF8.self)
-        let printable = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let printable = String(
+            text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
         return "'" + printable + (payload.count > maximumLength ? "…" : "") + "'"
     }
 }

@@ -45,10 +45,12 @@ final class Session {
         self.deviceID = deviceID
         self.logger = logger
         let topics = Topics(
-            prefix: configuration.topicPrefix, deviceID: deviceID, discoveryPrefix: configuration.discoveryPrefix)
+            prefix: configuration.topicPrefix, deviceID: deviceID,
+            discoveryPrefix: configuration.discoveryPrefix)
         let discovery =
             configuration.discovery
-            ? Discovery(topics: topics, name: configuration.name ?? "Ambience \(deviceID)", version: Self.version)
+            ? Discovery(
+                topics: topics, name: configuration.name ?? "Ambience \(deviceID)", version: Self.version)
             : nil
         var generator = SystemRandomNumberGenerator()
         bridge = Bridge(
@@ -92,7 +94,9 @@ final class Session {
             perform(bridge.tick(now: now))
 
             let socket = mosquitto_socket(client)
-            var requests: [(descriptor: FileDescriptor, events: Int16)] = [(signals.descriptor, Int16(POLLIN))]
+            var requests: [(descriptor: FileDescriptor, events: Int16)] = [
+                (signals.descriptor, Int16(POLLIN))
+            ]
             requests += follower.descriptors.map { ($0, Int16(POLLIN)) }
             if socket >= 0 {
                 // Asked again on every turn: the descriptor changes with each connection.
@@ -104,7 +108,8 @@ final class Session {
             if case .idle(let retryAt) = link { deadline = min(deadline, retryAt) }
             deadline = min(deadline, follower.nextDeadline, bridge.nextDeadline ?? .infinity)
             let milliseconds = Int32(max(0, ((deadline - clock.now) * 1000).rounded(.up)))
-            let ready = (try? FileDescriptor.poll(requests, milliseconds: milliseconds)) ?? requests.map { _ in 0 }
+            let ready =
+                (try? FileDescriptor.poll(requests, milliseconds: milliseconds)) ?? requests.map { _ in 0 }
 
             if ready[0] != 0, let signal = signals.takeSignal() {
                 logger.log(.notice, "signal \(signal): shutting down")
@@ -112,7 +117,9 @@ final class Session {
                 return .ok
             }
             if socket >= 0, let revents = ready.last {
-                if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 { check(mosquitto_loop_read(client, 1), "read") }
+                if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+                    check(mosquitto_loop_read(client, 1), "read")
+                }
                 if revents & Int16(POLLOUT) != 0, mosquitto_socket(client) >= 0 {
                     check(mosquitto_loop_write(client, 1), "write")
                 }
@@ -188,7 +195,8 @@ final class Session {
             attemptedOnce
             ? mosquitto_reconnect_async(client)
             : mosquitto_connect_async(
-                client, configuration.broker.host, Int32(configuration.broker.port), Int32(configuration.keepalive))
+                client, configuration.broker.host, Int32(configuration.broker.port),
+                Int32(configuration.keepalive))
         attemptedOnce = true
         if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
             link = .connecting(since: now)
@@ -210,7 +218,8 @@ final class Session {
         let now = clock.now
         guard rc == 0 else {
             // Refused (bad credentials, say); the broker closes the connection.
-            connectionFailed("refused the connection: \(String(cString: mosquitto_connack_string(rc)))", now: now)
+            connectionFailed(
+                "refused the connection: \(String(cString: mosquitto_connack_string(rc)))", now: now)
             if let client { mosquitto_disconnect(client) }
             return
         }
@@ -239,7 +248,8 @@ final class Session {
         var text = String(cString: mosquitto_strerror(rc))
         if rc == Int32(MOSQ_ERR_ERRNO.rawValue) { text = String(cString: strerror(errno)) }
         if rc == Int32(MOSQ_ERR_KEEPALIVE.rawValue) {
-            text = "no answer within the keepalive (\(configuration.keepalive) s): the broker is stuck or unreachable"
+            text =
+                "no answer within the keepalive (\(configuration.keepalive) s): the broker is stuck or unreachable"
         }
         if let libraryError { text += " (\(libraryError))" }
         return text
@@ -305,7 +315,10 @@ final class Session {
             case .timedOut:
                 return nil
             case .missing:
-                logger.log(.warning, "waiting for \(configuration.pipe) to appear (is the daemon running, with it in [pipes] paths?)")
+                logger.log(
+                    .warning,
+                    "waiting for \(configuration.pipe) to appear (is the daemon running, with it in [pipes] paths?)"
+                )
             case .opened, .closed:
                 partialLine.removeAll()
             case .data(let bytes):
@@ -328,8 +341,9 @@ final class Session {
     private func shutDown() {
         guard let client, link == .connected else { return }
         perform(bridge.shuttingDown())
-        mosquitto_disconnect(client)
+        // Idle first: the disconnect callback then knows the end was asked for.
         link = .idle(retryAt: .infinity)
+        mosquitto_disconnect(client)
         let end = clock.now + 2
         while mosquitto_socket(client) >= 0, mosquitto_want_write(client), clock.now < end {
             let socket = FileDescriptor(rawValue: mosquitto_socket(client))

@@ -66,7 +66,9 @@ if let configured = configuration.deviceID {
 {
     deviceID = derived
 } else {
-    fail("\(configPath): mqtt.device_id: not set, and /etc/machine-id cannot be read to derive one", .configuration)
+    fail(
+        "\(configPath): mqtt.device_id: not set, and /etc/machine-id cannot be read to derive one",
+        .configuration)
 }
 
 var password = configuration.password
