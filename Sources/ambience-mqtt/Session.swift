@@ -218,8 +218,9 @@ final class Session {
         let now = clock.now
         guard rc == 0 else {
             // Refused (bad credentials, say); the broker closes the connection.
-            connectionFailed(
-                "refused the connection: \(String(cString: mosquitto_connack_string(rc)))", now: now)
+            var answer = String(cString: mosquitto_connack_string(rc))
+            if answer.hasSuffix(".") { answer.removeLast() }
+            connectionFailed("refused the connection: \(answer)", now: now)
             if let client { mosquitto_disconnect(client) }
             return
         }
