@@ -24,8 +24,7 @@ mirror=${AMBIENCE_MIRROR:-http://deb.debian.org/debian}
 here=$(cd "$(dirname "$0")" && pwd)
 
 # What the package needs to build and test (Debian trixie's names; libmosquitto-dev for
-# ambience-mqtt; python3 for the TOML tests
-# that compare with tomllib); then the caller's extras.
+# ambience-mqtt; python3 for the TOML tests that compare with tomllib); then the caller's extras.
 packages=(swiftlang libi2c-dev libgpiod-dev libmosquitto-dev pkg-config libc6-dev libstdc++-14-dev python3 "$@")
 
 # Nothing new asked for: done (the common case, well under a second).
