@@ -162,7 +162,10 @@ public final class Bridge {
             let removal = Discovery(topics: topics, name: "", version: "")
             return removal.allTopics.map { .publish(Publication(topic: $0, payload: "", retain: true)) }
         }
-        let documents = settings.perEntityDiscovery ? discovery.entityDocuments : [discovery.deviceDocument]
+        // The fleet's select only with device-based discovery (Home Assistant 2024.11 on).
+        let documents =
+            settings.perEntityDiscovery
+            ? discovery.entityDocuments : [discovery.deviceDocument, discovery.groupDocument]
         let current = Set(documents.map(\.topic))
         let stale = discovery.allTopics.filter { !current.contains($0) }
         return stale.map { .publish(Publication(topic: $0, payload: "", retain: true)) }

@@ -113,6 +113,31 @@ public struct Discovery: Sendable {
         return (topics.deviceDiscovery, document.text)
     }
 
+    /// The fleet's device, "all kiosks", with one select on the group topic. Home Assistant keeps
+    /// no state for it (no state topic: the select is optimistic); each kiosk's own select shows
+    /// what took effect. Never removed by one bridge, since the others share it.
+    public var groupDocument: (topic: String, payload: String) {
+        let id = topics.groupObjectID
+        let select = JSONValue.object([
+            ("p", .string("select")), ("unique_id", .string("\(id)_override")),
+            ("name", .string("Override all kiosks")),
+            ("options", .array(Self.overrideOptions.map(JSONValue.string))),
+            ("command_topic", .string(topics.groupOverrideCommand)),
+            ("icon", .string("mdi:monitor-multiple")),
+        ])
+        let document = JSONValue.object([
+            (
+                "dev",
+                .object([
+                    ("ids", .array([.string(id)])), ("name", .string("Ambience: all kiosks")),
+                    ("mf", .string("Ambience")), ("mdl", .string("kiosk fleet")), ("sw", .string(version)),
+                ])
+            ),
+            ("o", origin), ("qos", .number(1)), ("cmps", .object([("override", select)])),
+        ])
+        return (topics.groupDiscovery, document.text)
+    }
+
     /// One document per entity, for Home Assistant before 2024.11.
     public var entityDocuments: [(topic: String, payload: String)] {
         components.map { component in

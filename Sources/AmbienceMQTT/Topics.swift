@@ -28,6 +28,13 @@ public struct Topics: Equatable, Sendable {
     /// Device-based discovery (Home Assistant 2024.11 and later): one retained document.
     public var deviceDiscovery: String { "\(discoveryPrefix)/device/\(discoveryObjectID)/config" }
 
+    /// The fleet's own device in Home Assistant: a select on the group topic. Every bridge
+    /// announces the same document, so any one of them makes it appear.
+    public var groupDiscovery: String { "\(discoveryPrefix)/device/\(groupObjectID)/config" }
+
+    /// `ambience_all` for the default prefix: one per prefix, that is per fleet.
+    public var groupObjectID: String { prefix.split(separator: "/").joined(separator: "_") + "_all" }
+
     /// Per-entity discovery: `<prefix>/<component>/<node_id>/<object_id>/config`.
     public func entityDiscovery(platform: String, objectID: String) -> String {
         "\(discoveryPrefix)/\(platform)/\(discoveryObjectID)/\(objectID)/config"

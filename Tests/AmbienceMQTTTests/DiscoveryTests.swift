@@ -60,7 +60,23 @@ struct DiscoveryTests {
         }
     }
 
-    @Test func allTopicsCoverBothStyles() {
+    @Test func theFleetHasOneSelectOnTheGroupTopic() throws {
+        let (topic, payload) = discovery.groupDocument
+        #expect(topic == "homeassistant/device/ambience_all/config")
+        let document = try JSONValue.parse(payload)
+        #expect(document["dev"]?["ids"] == .array([.string("ambience_all")]))
+        #expect(document["o"]?["name"] == .string("ambience-mqtt"))
+        let select = try #require(document["cmps"]?["override"])
+        #expect(select["p"] == .string("select"))
+        #expect(select["command_topic"] == .string("ambience/all/override/set"))
+        #expect(select["unique_id"] == .string("ambience_all_override"))
+        #expect(select["state_topic"] == nil)  // optimistic: each kiosk shows what took effect
+        let nested = Topics(prefix: "site/kiosks", deviceID: "x", discoveryPrefix: "homeassistant")
+        #expect(nested.groupDiscovery == "homeassistant/device/site_kiosks_all/config")
+    }
+
+    @Test func allTopicsCoverBothStylesButNotTheSharedGroup() {
+        #expect(!discovery.allTopics.contains(discovery.groupDocument.topic))
         #expect(discovery.allTopics.count == 5)
         #expect(Set(discovery.allTopics).isSuperset(of: discovery.entityDocuments.map(\.topic)))
         #expect(discovery.allTopics.contains(discovery.deviceDocument.topic))

@@ -2,7 +2,7 @@
 """Checks one discovery document of `ambience mqtt` field by field against Home Assistant's
 documented MQTT discovery schema (the options each platform takes, their types and values).
 
-Usage: check_discovery.py device|sensor|select|binary_sensor FILE DEVICE_ID NAME
+Usage: check_discovery.py device|group|sensor|select|binary_sensor FILE DEVICE_ID NAME
 """
 import json
 import sys
@@ -93,7 +93,27 @@ def check_component(where, platform, options, device_id, shared):
 def main():
     kind, path, device_id, name = sys.argv[1:5]
     document = json.load(open(path))
-    if kind == "device":
+    if kind == "group":
+        # The fleet's device: one optimistic select on the group topic.
+        check_types("group", document, {"dev": dict, "o": dict, "cmps": dict, "qos": int})
+        check_types("group.dev", document["dev"], DEVICE_KEYS)
+        if document["dev"].get("ids") != ["ambience_all"]:
+            fail(f"group: device ids {document['dev'].get('ids')!r}")
+        check_origin("group", document["o"])
+        components = document["cmps"]
+        if list(components) != ["override"]:
+            fail(f"group: components {list(components)!r}")
+        select = dict(components["override"])
+        if select.pop("p", None) != "select":
+            fail("group: the override is a select")
+        check_types("group.override", select, PLATFORMS["select"])
+        if select.get("command_topic") != "ambience/all/override/set":
+            fail(f"group: command_topic {select.get('command_topic')!r}")
+        if select.get("options") != ["auto", "invert", "regular", "contrast"]:
+            fail(f"group: options {select.get('options')!r}")
+        if select.get("unique_id") != "ambience_all_override":
+            fail(f"group: unique_id {select.get('unique_id')!r}")
+    elif kind == "device":
         # Device-based discovery: dev, o and cmps (abbreviated), shared topics at the top.
         shared_schema = {"dev": dict, "o": dict, "cmps": dict, "availability_topic": str,
                          "state_topic": str, "qos": int}

@@ -182,6 +182,8 @@ discovery_payloads_match_home_assistants_schema() {
     eventually 20 seen '^. homeassistant/device/ambience_kiosk1/config \{' || explain
     retained homeassistant/device/ambience_kiosk1/config >"$T/device.json"
     python3 "$HERE/check_discovery.py" device "$T/device.json" kiosk1 Lobby
+    retained homeassistant/device/ambience_all/config >"$T/group.json"
+    python3 "$HERE/check_discovery.py" group "$T/group.json" kiosk1 Lobby
     # Per-entity discovery for older Home Assistant: the device document goes, four come.
     kill -TERM $bridge; wait $bridge
     write_config 'name = "Lobby"' 'discovery_per_entity = true'
