@@ -57,6 +57,8 @@ public final class Bridge {
     private let random: () -> Double
     private var nextRepublish: Double?
     private var announceAt: Double?
+    /// The daemon's pipe has a writer: what `status` says is current, worth publishing again.
+    private var daemonWriting = false
 
     /// `random` returns a number in [0, 1): the delay before announcing again.
     public init(settings: Settings, random: @escaping () -> Double) {
@@ -76,8 +78,15 @@ public final class Bridge {
         actions += [topics.overrideCommand, topics.groupOverrideCommand].map(BridgeAction.subscribe)
         if settings.discovery != nil { actions.append(.subscribe(topics.homeAssistantStatus)) }
         actions += announcement()
-        if status.state != nil { actions.append(publishState(now: now)) }
+        if daemonWriting, status.state != nil { actions.append(publishState(now: now)) }
         return actions
+    }
+
+    /// The daemon closed its pipe (stopped, or restarting): its last state is no longer
+    /// published again, so Home Assistant's lux goes unavailable (`expire_after`) if it stays away.
+    public func daemonLeft() {
+        daemonWriting = false
+        nextRepublish = nil
     }
 
     public func disconnected() {
@@ -94,7 +103,9 @@ public final class Bridge {
 
     /// One line from the daemon's pipe: every event is published.
     public func eventLine(_ line: String, now: Double) -> [BridgeAction] {
-        guard status.consume(line, now: now), isConnected else { return [] }
+        guard status.consume(line, now: now) else { return [] }
+        daemonWriting = true
+        guard isConnected else { return [] }
         return [publishState(now: now)]
     }
 
@@ -137,9 +148,9 @@ public final class Bridge {
         if let due = announceAt, now >= due {
             announceAt = nil
             actions += announcement()
-            if status.state != nil { actions.append(publishState(now: now)) }
+            if daemonWriting, status.state != nil { actions.append(publishState(now: now)) }
         }
-        if let due = nextRepublish, now >= due, status.state != nil {
+        if let due = nextRepublish, now >= due, daemonWriting, status.state != nil {
             actions.append(publishState(now: now))
         }
         return actions

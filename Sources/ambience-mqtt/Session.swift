@@ -316,11 +316,15 @@ final class Session {
             case .timedOut:
                 return nil
             case .missing:
+                bridge.daemonLeft()
                 logger.log(
                     .warning,
                     "waiting for \(configuration.pipe) to appear (is the daemon running, with it in [pipes] paths?)"
                 )
-            case .opened, .closed:
+            case .closed:
+                bridge.daemonLeft()
+                partialLine.removeAll()
+            case .opened:
                 partialLine.removeAll()
             case .data(let bytes):
                 for byte in bytes {

@@ -50,6 +50,19 @@ struct BridgeTests {
         #expect(bridge.eventLine("not an event", now: 62).isEmpty)
     }
 
+    @Test func aDaemonThatLeftIsNotPublishedAgainUntilItWritesAgain() {
+        let bridge = makeBridge()
+        _ = bridge.connected(now: 0)
+        _ = bridge.eventLine(Self.line, now: 1)
+        bridge.daemonLeft()
+        #expect(bridge.nextDeadline == nil)
+        #expect(bridge.tick(now: 200).isEmpty)
+        bridge.disconnected()
+        #expect(!published(bridge.connected(now: 300)).contains { $0.topic == "ambience/k1/state" })
+        #expect(published(bridge.eventLine(Self.line, now: 301)).map(\.topic) == ["ambience/k1/state"])
+        #expect(bridge.nextDeadline == 361)
+    }
+
     @Test func commandsOnBothTopicsReachTheControlPipe() {
         let bridge = makeBridge()
         _ = bridge.connected(now: 0)
