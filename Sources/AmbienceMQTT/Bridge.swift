@@ -112,7 +112,9 @@ public final class Bridge {
     /// A message on a subscribed topic.
     public func message(topic: String, payload: [UInt8], retained: Bool, now: Double) -> [BridgeAction] {
         if topic == topics.homeAssistantStatus {
-            guard String(decoding: payload, as: UTF8.self) == "online", settings.discovery != nil else {
+            // A retained birth message is an old one, delivered on subscribing: just announced.
+            guard String(decoding: payload, as: UTF8.self) == "online", !retained, settings.discovery != nil
+            else {
                 return []
             }
             // Home Assistant restarted: announce again, after a pause that spreads a fleet out.

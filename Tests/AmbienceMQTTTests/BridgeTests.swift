@@ -113,6 +113,9 @@ struct BridgeTests {
                 topic: "homeassistant/status", payload: Array("offline".utf8), retained: false, now: 20
             ).isEmpty)
         #expect(bridge.nextDeadline == 71.5)  // only the periodic state
+        _ = bridge.message(
+            topic: "homeassistant/status", payload: Array("online".utf8), retained: true, now: 80)
+        #expect(bridge.nextDeadline == 71.5)  // a retained birth is an old one
     }
 
     @Test func discoveryOffRemovesEveryDiscoveryTopicWithEmptyRetainedPayloads() {
