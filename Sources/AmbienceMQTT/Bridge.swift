@@ -172,7 +172,7 @@ public final class Bridge {
     /// switching styles leaves no duplicate entities behind.
     private func announcement() -> [BridgeAction] {
         guard let discovery = settings.discovery else {
-            let removal = Discovery(topics: topics, name: "", version: "")
+            let removal = Discovery(topics: topics, name: "")
             return removal.allTopics.map { .publish(Publication(topic: $0, payload: "", retain: true)) }
         }
         // The fleet's select only with device-based discovery (Home Assistant 2024.11 on).

@@ -23,12 +23,14 @@ import JSON
 public struct Discovery: Sendable {
     public var topics: Topics
     public var name: String
-    public var version: String
+    /// The software version shown in Home Assistant (`sw`); nil leaves it out, the project having
+    /// no version number of its own yet.
+    public var version: String?
     /// Seconds without a state after which Home Assistant shows the lux as unavailable: a few
     /// of the bridge's 60 s republications.
     public var expireAfter: Double
 
-    public init(topics: Topics, name: String, version: String, expireAfter: Double = 180) {
+    public init(topics: Topics, name: String, version: String? = nil, expireAfter: Double = 180) {
         self.topics = topics
         self.name = name
         self.version = version
@@ -85,14 +87,17 @@ public struct Discovery: Sendable {
     }
 
     private var device: JSONValue {
-        .object([
-            ("ids", .array([.string(topics.discoveryObjectID)])), ("name", .string(name)),
-            ("mf", .string("Ambience")), ("mdl", .string("ambient-light kiosk")), ("sw", .string(version)),
-        ])
+        .object(
+            [
+                ("ids", .array([.string(topics.discoveryObjectID)])), ("name", .string(name)),
+                ("mf", .string("Ambience")), ("mdl", .string("ambient-light kiosk")),
+            ] + software)
     }
 
+    private var software: [(String, JSONValue)] { version.map { [("sw", .string($0))] } ?? [] }
+
     private var origin: JSONValue {
-        .object([("name", .string("ambience-mqtt")), ("sw", .string(version))])
+        .object([("name", .string("ambience-mqtt"))] + software)
     }
 
     /// What every entity shares: where its state and availability come from.
@@ -128,10 +133,11 @@ public struct Discovery: Sendable {
         let document = JSONValue.object([
             (
                 "dev",
-                .object([
-                    ("ids", .array([.string(id)])), ("name", .string("Ambience: all kiosks")),
-                    ("mf", .string("Ambience")), ("mdl", .string("kiosk fleet")), ("sw", .string(version)),
-                ])
+                .object(
+                    [
+                        ("ids", .array([.string(id)])), ("name", .string("Ambience: all kiosks")),
+                        ("mf", .string("Ambience")), ("mdl", .string("kiosk fleet")),
+                    ] + software)
             ),
             ("o", origin), ("qos", .number(1)), ("cmps", .object([("override", select)])),
         ])

@@ -22,8 +22,6 @@ final class Session {
         case connected
     }
 
-    static let version = "0.1"
-
     let configuration: MQTTConfiguration
     let deviceID: String
     let logger: Logger
@@ -50,7 +48,7 @@ final class Session {
         let discovery =
             configuration.discovery
             ? Discovery(
-                topics: topics, name: configuration.name ?? "Ambience \(deviceID)", version: Self.version)
+                topics: topics, name: configuration.name ?? "Ambience \(deviceID)")
             : nil
         var generator = SystemRandomNumberGenerator()
         bridge = Bridge(

@@ -13,6 +13,7 @@ struct DiscoveryTests {
         #expect(document["dev"]?["ids"] == .array([.string("ambience_lobby")]))
         #expect(document["dev"]?["name"] == .string("Lobby kiosk"))
         #expect(document["o"]?["name"] == .string("ambience-mqtt"))
+        #expect(document["o"]?["sw"] == .string("1.2") && document["dev"]?["sw"] == .string("1.2"))
         #expect(document["availability_topic"] == .string("ambience/lobby/status"))
         #expect(document["state_topic"] == .string("ambience/lobby/state"))
         let components = try #require(document["cmps"])
@@ -73,6 +74,12 @@ struct DiscoveryTests {
         #expect(select["state_topic"] == nil)  // optimistic: each kiosk shows what took effect
         let nested = Topics(prefix: "site/kiosks", deviceID: "x", discoveryPrefix: "homeassistant")
         #expect(nested.groupDiscovery == "homeassistant/device/site_kiosks_all/config")
+    }
+
+    @Test func noVersionNoSoftwareField() throws {
+        let document = try JSONValue.parse(Discovery(topics: topics, name: "x").deviceDocument.payload)
+        #expect(document["o"] == .object([("name", .string("ambience-mqtt"))]))
+        #expect(document["dev"]?["sw"] == nil)
     }
 
     @Test func allTopicsCoverBothStylesButNotTheSharedGroup() {

@@ -19,6 +19,8 @@ for tool in mosquitto mosquitto_sub mosquitto_pub mosquitto_passwd openssl; do
 done
 [ -x "$BRIDGE" ] || { echo "mqtt: no $BRIDGE (swift build --product ambience-mqtt)"; exit 1; }
 
+# A test waits out reconnections with backoff: longer than the command-line tests' default.
+CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-150}
 # shellcheck source=Tests/cli/harness.sh
 source "$HERE/../cli/harness.sh"
 
@@ -277,6 +279,18 @@ broker_restarted_reconnects_and_announces_again() {
     eventually 20 state_is invert || explain
 }
 
+broker_down_at_start_is_waited_for() {
+    setup down-at-start
+    stop_broker
+    start_bridge
+    eventually 20 logged 'Connection refused; retrying' || explain
+    lux 3  # the kiosk goes on without the broker
+    eventually 20 grep -q '"state":"invert"' "$T/run/state.json"
+    start_broker
+    eventually 90 logged 'connected$' || explain
+    eventually 20 state_is invert || explain
+}
+
 frozen_broker_is_noticed_by_the_keepalive() {
     setup frozen
     start_bridge
@@ -373,10 +387,9 @@ configuration_errors_name_file_line_and_key() {
 }
 
 make_certificates || { echo "mqtt: cannot make the test certificates"; exit 1; }
-CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-150}
 for test in ${MQTT_TESTS:-configuration_errors_name_file_line_and_key discovery_payloads_match_home_assistants_schema \
     state_is_published_on_every_change overrides_from_the_device_and_group_topics_reach_the_daemon \
-    retained_commands_are_ignored broker_restarted_reconnects_and_announces_again \
+    retained_commands_are_ignored broker_down_at_start_is_waited_for broker_restarted_reconnects_and_announces_again \
     frozen_broker_is_noticed_by_the_keepalive wrong_password_is_a_clear_error_and_retried \
     tls_with_the_right_ca_connects_and_a_wrong_ca_is_refused daemon_restarted_under_the_bridge \
     clean_shutdown_says_offline_and_a_crash_leaves_the_will}; do
