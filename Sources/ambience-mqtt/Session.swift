@@ -115,6 +115,8 @@ final class Session {
                 return .ok
             }
             if socket >= 0, let revents = ready.last {
+                // loop_read also drains what TLS holds decrypted already (it reads on while
+                // SSL_pending says so), which poll(2) on the socket could not tell.
                 if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
                     check(mosquitto_loop_read(client, 1), "read")
                 }
