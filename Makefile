@@ -9,13 +9,15 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test serve-test record-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
+.PHONY: setup build release demo test unit-test cli-test serve-test mqtt-test record-test lint fuzz test-gpiod2 \
+	test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
 # lintian and chrpath: make deb and its test. libmicrohttpd-dev: ambience-serve; nodejs: its
-# script's test. chromium: make record-test renders a plot.
+# script's test. libmosquitto-dev: ambience-mqtt; mosquitto, mosquitto-clients and openssl: its
+# tests against a real broker (make mqtt-test). chromium: make record-test renders a plot.
 PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev nodejs \
-	chromium
+	libmosquitto-dev mosquitto mosquitto-clients openssl chromium
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -35,8 +37,8 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test serve-test record-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test \
-	rig-test-deb
+test: setup lint unit-test cli-test serve-test mqtt-test record-test fuzz test-gpiod2 test-swift6.0 rig-test \
+	deb-test rig-test-deb
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -54,6 +56,13 @@ serve-test: setup
 # draws (SVG, and a PNG from headless Chromium) stay in .build/record-test.
 record-test: build
 	Tests/record/run.sh $(BIN)
+# ambience mqtt against a real broker: mosquitto started by the tests on loopback (never the
+# system's service, which installing the package may have started: it is stopped and disabled).
+mqtt-test: build
+	@if command -v systemctl >/dev/null && systemctl is-active --quiet mosquitto 2>/dev/null; then \
+		echo "stopping the mosquitto service the package started"; systemctl disable --now mosquitto; fi
+	$(SWIFT) build --product ambience-mqtt
+	Tests/mqtt/run.sh .build/debug
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks

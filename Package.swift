@@ -25,6 +25,7 @@ let package = Package(
     products: [
         .executable(name: "ambience", targets: ["ambience"]),
         .executable(name: "ambience-serve", targets: ["ambience-serve"]),
+        .executable(name: "ambience-mqtt", targets: ["ambience-mqtt"]),
     ],
     targets: [
         // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
@@ -82,6 +83,15 @@ let package = Package(
                 "AmbienceServe", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD", "CMicroHTTPDShim",
             ],
             path: "Sources/ambience-serve"),
+
+        // `ambience mqtt`: the daemon's events to an MQTT broker and Home Assistant, overrides back.
+        // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
+        // program drives libmosquitto from its own poll loop.
+        .target(name: "AmbienceMQTT", dependencies: ["AmbienceCore", "JSON"]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
+        .executableTarget(
+            name: "ambience-mqtt",
+            dependencies: ["AmbienceMQTT", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMosquitto"]),
         .executableTarget(
             name: "AmbienceBench",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
@@ -94,6 +104,7 @@ let package = Package(
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "AmbienceMQTTTests", dependencies: ["AmbienceMQTT", "AmbienceDaemon"]),
         .testTarget(name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceDaemon"]),
     ] + fuzzTargets

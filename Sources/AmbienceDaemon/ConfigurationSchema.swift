@@ -14,7 +14,10 @@ extension DaemonConfiguration {
         decoder.allowOnly(
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
-                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record", "serve",
+                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record",
+                // Companion programs' tables: each program reads its own (ServeConfiguration,
+                // MQTTConfiguration), and the daemon checks them with the rest of the file.
+                "serve", "mqtt",
             ], in: root)
         let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
         let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath

@@ -305,10 +305,10 @@ public final class Daemon {
         for event in events {
             log(event)
             switch event.kind {
-            case .change: lastChange = event
+            // A `current` event from the engine is an override begun or ended without a change.
+            case .change, .current: lastChange = event
             case .fault: lastFault = event
             case .recovered: lastFault = nil
-            case .current: break
             }
             for sink in parts.sinks { sink.deliver(event) }
             if !isReady, event.kind == .change || event.kind == .fault {
