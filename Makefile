@@ -9,14 +9,19 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test kiosk-test lint fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
+.PHONY: setup build release demo test unit-test cli-test kiosk-test serve-test mqtt-test record-test lint \
+	fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
-# lintian and chrpath: make deb and its test. chromium: make kiosk-test and the kiosk bench.
-# dbus, dconf-gsettings-backend, gsettings-desktop-schemas, libglib2.0-bin: the desktop colour
-# scheme recipe's test (a private D-Bus session with dconf).
-PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath chromium \
-	dbus dconf-gsettings-backend gsettings-desktop-schemas libglib2.0-bin
+# lintian and chrpath: make deb and its test. libmicrohttpd-dev: ambience-serve; nodejs: its
+# script's test. libmosquitto-dev: ambience-mqtt; mosquitto, mosquitto-clients and openssl: its
+# tests against a real broker (make mqtt-test). chromium: make record-test renders a plot, make
+# kiosk-test and the kiosk bench drive it. dbus, dconf-gsettings-backend,
+# gsettings-desktop-schemas, libglib2.0-bin: the desktop colour scheme recipe's test (a private
+# D-Bus session with dconf).
+PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev nodejs \
+	libmosquitto-dev mosquitto mosquitto-clients openssl chromium dbus dconf-gsettings-backend \
+	gsettings-desktop-schemas libglib2.0-bin
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -36,7 +41,8 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test kiosk-test fuzz test-gpiod2 test-swift6.0 rig-test deb-test rig-test-deb
+test: setup lint unit-test cli-test kiosk-test serve-test mqtt-test record-test fuzz test-gpiod2 test-swift6.0 \
+	rig-test deb-test rig-test-deb
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -45,6 +51,22 @@ unit-test:
 cli-test: build
 	Tests/cli/run.sh $(BIN)
 
+# ambience serve over real loopback sockets, driven by a simulated daemon (Tests/serve/run.py).
+serve-test: setup
+	$(SWIFT) build --product ambience
+	$(SWIFT) build --product ambience-serve
+	Tests/serve/run.py $(dir $(BIN))
+# The record of the light, plot and replay --summary through the built binary; the pictures it
+# draws (SVG, and a PNG from headless Chromium) stay in .build/record-test.
+record-test: build
+	Tests/record/run.sh $(BIN)
+# ambience mqtt against a real broker: mosquitto started by the tests on loopback (never the
+# system's service, which installing the package may have started: it is stopped and disabled).
+mqtt-test: build
+	@if command -v systemctl >/dev/null && systemctl is-active --quiet mosquitto 2>/dev/null; then \
+		echo "stopping the mosquitto service the package started"; systemctl disable --now mosquitto; fi
+	$(SWIFT) build --product ambience-mqtt
+	Tests/mqtt/run.sh .build/debug
 # `ambience kiosk` driving Debian's Chromium, headless: what the pages themselves see; and the
 # desktop colour scheme recipe against dconf in a private D-Bus session.
 kiosk-test: setup
@@ -61,7 +83,7 @@ kiosk-screenshots: setup
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
 
-# libFuzzer on the configuration loader, replay rows and control lines, bounded in time.
+# libFuzzer on the configuration loader, replay rows, control lines and serve's request path, bounded in time.
 fuzz: setup
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
@@ -114,7 +136,7 @@ rig-test-arm64:
 # The scenarios a Pi owner meets (probe, light, faults, signals) with this host's package
 # (bookworm amd64) installed by dpkg in the amd64 guest, its release binary under test.
 RIG_DEB_SCENARIOS := Tests/rig/scenarios/10-* Tests/rig/scenarios/20-* Tests/rig/scenarios/30-* \
-	Tests/rig/scenarios/50-* Tests/rig/scenarios/80-*
+	Tests/rig/scenarios/50-* Tests/rig/scenarios/55-* Tests/rig/scenarios/57-* Tests/rig/scenarios/80-*
 .PHONY: rig-test-deb
 rig-test-deb: release
 	deb=$$(scripts/make-deb.sh --suite bookworm --arch amd64 \

@@ -13,6 +13,7 @@ let fuzzTargets: [Target] =
         ("FuzzReplayRows", "Fuzz/ReplayRows", "AmbienceCore"),
         ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
         ("FuzzJSON", "Fuzz/JSON", "JSON"),
+        ("FuzzServeRequests", "Fuzz/ServeRequests", "AmbienceServe"),
     ].map { name, path, library in
         .executableTarget(
             name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,
@@ -23,6 +24,8 @@ let package = Package(
     name: "ambience",
     products: [
         .executable(name: "ambience", targets: ["ambience"]),
+        .executable(name: "ambience-serve", targets: ["ambience-serve"]),
+        .executable(name: "ambience-mqtt", targets: ["ambience-mqtt"]),
         .executable(name: "ambience-kiosk", targets: ["ambience-kiosk"]),
     ],
     targets: [
@@ -65,6 +68,8 @@ let package = Package(
                 "AmbienceKiosk",
             ]),
 
+        // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
+        .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
         // `ambience kiosk`: the DevTools protocol session that keeps a browser's pages at the room's
         // colour scheme, and its settings. Pure; the program around it does the I/O.
         .target(name: "AmbienceKiosk", dependencies: ["AmbienceCore", "JSON"]),
@@ -73,20 +78,44 @@ let package = Package(
             dependencies: ["AmbienceKiosk", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem"]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
-        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem"]),
+        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem", "AmbiencePlot"]),
+
+        // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
+        // and the page's script are pure (AmbienceServe); libmicrohttpd drives them at the edge.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        .target(name: "AmbienceServe", dependencies: ["AmbienceCore"]),
+        .executableTarget(
+            name: "ambience-serve",
+            dependencies: [
+                "AmbienceServe", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD", "CMicroHTTPDShim",
+            ],
+            path: "Sources/ambience-serve"),
+
+        // `ambience mqtt`: the daemon's events to an MQTT broker and Home Assistant, overrides back.
+        // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
+        // program drives libmosquitto from its own poll loop.
+        .target(name: "AmbienceMQTT", dependencies: ["AmbienceCore", "JSON"]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
+        .executableTarget(
+            name: "ambience-mqtt",
+            dependencies: ["AmbienceMQTT", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMosquitto"]),
         .executableTarget(
             name: "AmbienceBench",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
             path: "Benchmarks/AmbienceBench"),
 
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
+        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbiencePlot"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
+        .testTarget(name: "AmbienceMQTTTests", dependencies: ["AmbienceMQTT", "AmbienceDaemon"]),
         .testTarget(
             name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk"]),
+        .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceDaemon"]),
     ] + fuzzTargets
 )

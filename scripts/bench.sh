@@ -8,8 +8,11 @@
 # and headless Chromium (scripts/bench-kiosk.sh). Each figure is the median of its runs with
 # the min–max spread. Figures only: nothing here fails on a slow machine.
 #
+# A fleet on MQTT (scripts/bench-fleet.sh): a group override's time to the last of N kiosks.
+#
 # Environment: BENCH_RUNS (default 7), BENCH_DAEMON_RUNS (3), BENCH_SECONDS (60),
-# BENCH_BUILD (.build/bench), BENCH_OUT (bench-out), BENCH_RIG=0 to skip the rig.
+# BENCH_BUILD (.build/bench), BENCH_OUT (bench-out), BENCH_RIG=0 to skip the rig, BENCH_FLEET=0
+# to skip the fleet (BENCH_FLEET_KIOSKS, BENCH_FLEET_ROUNDS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
@@ -90,6 +93,10 @@ for _ in $(seq "$DAEMON_RUNS"); do echo "host $(simulate "$DAEMON_SECONDS")" >>"
 
 say "kiosk: daemon event to the page's media query, headless Chromium (scripts/bench-kiosk.sh)"
 scripts/bench-kiosk.sh "$bin" >"$OUT/kiosk.txt"
+if [ "${BENCH_FLEET:-1}" != 0 ]; then
+    say "a fleet on MQTT: ${BENCH_FLEET_KIOSKS:-20} kiosks (simulate + ambience mqtt), one broker"
+    BENCH_OUT=$OUT scripts/bench-fleet.sh "$OUT/ambience" "$bin/ambience-mqtt" >/dev/null
+fi
 
 if [ "${BENCH_RIG:-1}" != 0 ]; then
     say "the rig: ours and the Python peer, $DAEMON_RUNS runs of ${DAEMON_SECONDS}s each"
@@ -107,3 +114,11 @@ echo "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed '
 python3 Benchmarks/bench_table.py "$results"
 echo
 cat "$OUT/kiosk.txt"
+[ ! -s "$OUT/fleet.json" ] || python3 - "$OUT/fleet.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))
+print(f"\nfleet on MQTT, {f['kiosks']} kiosks, {f['rounds']} group overrides: to the last kiosk"
+      f" {f['last_ms_median']:.1f} ms median, {f['last_ms_max']:.1f} ms max (target <= 250 ms);"
+      f" per bridge: CPU {f['idle_cpu_percent_median']:.4f} % idle, peak RSS {f['rss_mb_median']:.1f} MB,"
+      f" anonymous {f['anon_mb_median']:.2f} MB")
+PY

@@ -23,9 +23,11 @@ log=$roots/$suite-$arch.log
 mirror=${AMBIENCE_MIRROR:-http://deb.debian.org/debian}
 here=$(cd "$(dirname "$0")" && pwd)
 
-# What the package needs to build and test (Debian trixie's names; python3 for the TOML tests
-# that compare with tomllib); then the caller's extras.
-packages=(swiftlang libi2c-dev libgpiod-dev pkg-config libc6-dev libstdc++-14-dev python3 "$@")
+# What the package needs to build and test (Debian trixie's names; libmicrohttpd-dev for
+# ambience-serve, libmosquitto-dev for ambience-mqtt; python3 for the TOML tests that compare
+# with tomllib); then the caller's extras.
+packages=(swiftlang libi2c-dev libgpiod-dev libmicrohttpd-dev libmosquitto-dev pkg-config libc6-dev
+    libstdc++-14-dev python3 "$@")
 
 # Nothing new asked for: done (the common case, well under a second).
 up_to_date() {

@@ -1,19 +1,26 @@
 #!/bin/bash
-# Fuzzes the configuration loader, the replay row reader, the control-line parser and JSON with
-# libFuzzer + AddressSanitizer, each for SECONDS (default 30), starting from Fuzz/corpus/.
+# Fuzzes every target under Fuzz/ (the configuration loader, replay rows, control lines, JSON,
+# serve's request path, …) with libFuzzer + AddressSanitizer, each for SECONDS (default 30),
+# starting from its corpus, Fuzz/corpus/NAME-IN-KEBAB-CASE (Fuzz/ReplayRows: replay-rows).
 # A crash leaves its input in .build/fuzz/crash-*; it becomes a regression test.
 set -euo pipefail
 SECONDS_EACH=${1:-30}
 cd "$(dirname "$0")/.."
 export AMBIENCE_FUZZ=1 SWIFT_BACKTRACE=enable=no
 SCRATCH=.build/fuzz
-# Address first: swiftc keeps coverage instrumentation only when fuzzer is the last -sanitize.
-for product in FuzzConfiguration FuzzReplayRows FuzzControlLines FuzzJSON; do
-    swift build --scratch-path "$SCRATCH" -c debug --sanitize=address --sanitize=fuzzer \
-        --product "$product" 2>&1 | tail -1
+names=()
+for dir in Fuzz/*/; do
+    name=$(basename "$dir")
+    [ "$name" != corpus ] && names+=("$name")
 done
-for target in Configuration:configuration ReplayRows:replay-rows ControlLines:control-lines JSON:json; do
-    name=${target%%:*} corpus=${target##*:}
+# Address first: swiftc keeps coverage instrumentation only when fuzzer is the last -sanitize.
+for name in "${names[@]}"; do
+    swift build --scratch-path "$SCRATCH" -c debug --sanitize=address --sanitize=fuzzer \
+        --product "Fuzz$name" 2>&1 | tail -1
+done
+for name in "${names[@]}"; do
+    corpus=$(echo "$name" | sed -E 's/([a-z])([A-Z])/\1-\2/g' | tr '[:upper:]' '[:lower:]')
+    [ -d "Fuzz/corpus/$corpus" ] || { echo "fuzz: no corpus Fuzz/corpus/$corpus for Fuzz$name"; exit 1; }
     work=$(mktemp -d)
     cp Fuzz/corpus/"$corpus"/* "$work"/
     echo "== Fuzz$name for ${SECONDS_EACH}s"

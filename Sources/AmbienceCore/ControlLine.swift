@@ -1,7 +1,23 @@
 /// The control pipe's language (docs/guarantees.md §5.5):
 /// `override invert|regular|contrast [for DURATION]` and `override auto`.
 /// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`.
+/// Besides overrides, `record` asks the daemon to write its record of the light
+/// (`LightRecord`) beside the control pipe, for `ambience record`.
 public enum ControlLine {
+    public enum Request: Equatable, Sendable {
+        case override(Engine.OverrideCommand)
+        case record
+    }
+
+    public static let recordRequest = "record"
+
+    /// Any line the control pipe takes.
+    public static func request(_ line: String) throws(ParseError) -> Request {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
+        if words.count == 1, words[0] == recordRequest { return .record }
+        return .override(try parse(line))
+    }
+
     public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         public var message: String
         public var description: String { message }

@@ -132,7 +132,12 @@ public struct Engine: Sendable {
         switch command {
         case .hold(let wanted, let duration):
             activeOverride = Override(state: wanted, until: duration.map { time + $0 })
-            if state != wanted { events.append(display(wanted, reason: .override, time: time)) }
+            if state != wanted {
+                events.append(display(wanted, reason: .override, time: time))
+            } else {
+                // The state stays, the override is news: a `current` event says so.
+                events.append(event(.current, reason: .override, previous: nil, time: time, lux: lastLux))
+            }
         case .auto:
             events += endOverride(at: time)
         }
@@ -159,7 +164,11 @@ public struct Engine: Sendable {
     private mutating func endOverride(at time: Double) -> [Event] {
         guard activeOverride != nil else { return [] }
         activeOverride = nil
-        guard let automaticState, automaticState != state else { return [] }
+        guard let automaticState, automaticState != state else {
+            // The light agrees with the override that ends: no change, but its end is news.
+            guard state != nil else { return [] }
+            return [event(.current, reason: .auto, previous: nil, time: time, lux: lastLux)]
+        }
         return [display(automaticState, reason: .auto, time: time)]
     }
 
@@ -197,6 +206,7 @@ public struct Engine: Sendable {
     ) -> Event {
         Event(
             kind: kind, state: state, previous: previous, animated: kind == .change && hasDelivered,
-            reason: reason, lux: lux, filtered: filter.value, time: time)
+            reason: reason, lux: lux, filtered: filter.value, time: time, override: activeOverride?.state,
+            overrideUntil: activeOverride?.until, faulted: isFaulted)
     }
 }

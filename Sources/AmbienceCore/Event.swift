@@ -28,10 +28,17 @@ public struct Event: Equatable, Sendable {
     public var lux: Double?
     public var filtered: Double?
     public var time: Double
+    /// The state an override holds at the event; nil when the light decides.
+    public var override: AmbienceState?
+    /// Monotonic time at which that override ends by itself; nil when it holds until `auto`.
+    public var overrideUntil: Double?
+    /// Whether the sensor is faulted (§4.3) at the event: a reader that connects mid-fault knows.
+    public var faulted: Bool
 
     public init(
         kind: Kind, state: AmbienceState?, previous: AmbienceState?, animated: Bool, reason: Reason?,
-        lux: Double?, filtered: Double?, time: Double
+        lux: Double?, filtered: Double?, time: Double, override: AmbienceState? = nil,
+        overrideUntil: Double? = nil, faulted: Bool = false
     ) {
         self.kind = kind
         self.state = state
@@ -41,6 +48,15 @@ public struct Event: Equatable, Sendable {
         self.lux = lux
         self.filtered = filtered
         self.time = time
+        self.override = override
+        self.overrideUntil = overrideUntil
+        self.faulted = faulted
+    }
+
+    /// Seconds the override has left at monotonic `now`; nil when none holds or it has no end.
+    public func overrideRemaining(at now: Double) -> Double? {
+        guard override != nil, let overrideUntil else { return nil }
+        return max(0, overrideUntil - now)
     }
 
     /// The same event announced as `current`, for a reader that connects later.

@@ -10,17 +10,21 @@ public enum EventLine {
     /// The line for `event`, or nil when the format has nothing to say about it (`plain` writes
     /// only state words, so faults and recoveries, which do not change the state, are skipped).
     /// `time` is the JSON value for the "time" key, already rendered (a quoted timestamp or a number).
-    public static func encode(_ event: Event, format: Format, time: String) -> String? {
+    /// `now` is the monotonic time the line is written at, for the override's remaining seconds
+    /// (a `current` line repeats an older event); nil means the event's own time.
+    public static func encode(_ event: Event, format: Format, time: String, now: Double? = nil) -> String? {
         switch format {
         case .plain:
             guard event.kind == .change || event.kind == .current, let state = event.state else { return nil }
             return state.rawValue + "\n"
         case .json:
-            return json(event, time: time)
+            return json(event, time: time, now: now ?? event.time)
         }
     }
 
-    static func json(_ event: Event, time: String) -> String {
+    /// The keys after `time` came later (override and fault); they sit last so that readers
+    /// written for the first eight keys read on unchanged.
+    static func json(_ event: Event, time: String, now: Double) -> String {
         var line = "{\"event\":\"\(event.kind.rawValue)\""
         line += ",\"state\":" + quoted(event.state?.rawValue)
         line += ",\"previous\":" + quoted(event.previous?.rawValue)
@@ -28,7 +32,10 @@ public enum EventLine {
         line += ",\"reason\":" + quoted(event.reason?.rawValue)
         line += ",\"lux\":" + number(event.lux)
         line += ",\"filtered\":" + number(event.filtered)
-        line += ",\"time\":" + time + "}\n"
+        line += ",\"time\":" + time
+        line += ",\"override\":" + quoted(event.override?.rawValue)
+        line += ",\"override_remaining_s\":" + number(event.overrideRemaining(at: now))
+        line += ",\"fault\":\(event.faulted)}\n"
         return line
     }
 

@@ -5,13 +5,20 @@ public struct Replay {
 
     public let configuration: EngineConfiguration
     public let format: EventLine.Format
-    private var engine: Engine?
+    private var run: TraceRun
     private var reader = TraceReader()
+    private var summary: SummaryBuilder?
 
-    public init(configuration: EngineConfiguration, format: EventLine.Format) {
+    /// `summarize` also adds the rows up for `totals`, which costs a little per row.
+    public init(configuration: EngineConfiguration, format: EventLine.Format, summarize: Bool = false) {
         self.configuration = configuration
         self.format = format
+        run = TraceRun(configuration: configuration)
+        summary = summarize ? SummaryBuilder(configuration: configuration) : nil
     }
+
+    /// What the rows so far add up to (`replay --summary`).
+    public var totals: TraceSummary? { summary?.finish() }
 
     /// The event lines caused by one line of input (often none).
     public mutating func consume(_ line: String) throws(RowError) -> [String] {
@@ -21,9 +28,8 @@ public struct Replay {
     /// The same, straight from the bytes of a line (without its newline): no String per line.
     public mutating func consume(_ line: ArraySlice<UInt8>) throws(RowError) -> [String] {
         guard let row = try reader.row(line) else { return [] }
-        var engine = self.engine ?? Engine(configuration: configuration, startTime: row.time)
-        let events = engine.ingest(Sample(time: row.time, lux: row.lux))
-        self.engine = engine
+        let events = run.feed(row)
+        if let engine = run.engine { summary?.add(row: row, events: events, engine: engine) }
         if events.isEmpty { return [] }
         let rowTime = EventLine.isJSONNumber(row.timeText) ? row.timeText : EventLine.number(row.time)
         return events.compactMap { event in

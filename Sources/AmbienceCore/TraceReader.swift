@@ -1,6 +1,9 @@
 /// Reads a light trace, CSV rows of `seconds,lux`, one line at a time: a `#` starts a comment,
 /// blank lines are skipped, a first row of names is a header (after a UTF-8 BOM, as spreadsheets
 /// write), `nan` or an empty lux field is a failed read, and time never goes backwards.
+/// A header may name more columns than the two; every row then has that many fields, and
+/// the columns past the second are ignored, except that a record's header
+/// (`LightRecord.header`) makes its columns read back as `Row.recorded`.
 /// Shared by `replay` and `simulate`'s `csv:` profile, so both read the same files the same way.
 public struct TraceReader: Sendable {
     public struct Row: Equatable, Sendable {
@@ -9,6 +12,23 @@ public struct TraceReader: Sendable {
         public var timeText: String
         /// nil for a failed read.
         public var lux: Double?
+        /// What a record (`ambience record`) says the daemon did after this sample.
+        public var recorded: Recorded?
+    }
+
+    /// A record's columns past the lux: see `LightRecord.Row`.
+    public struct Recorded: Equatable, Sendable {
+        public var filtered: Double?
+        public var state: AmbienceState?
+        public var isFaulted: Bool
+        public var override: AmbienceState?
+
+        public init(filtered: Double?, state: AmbienceState?, isFaulted: Bool, override: AmbienceState?) {
+            self.filtered = filtered
+            self.state = state
+            self.isFaulted = isFaulted
+            self.override = override
+        }
     }
 
     public struct RowError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -21,6 +41,9 @@ public struct TraceReader: Sendable {
     private var lineNumber = 0
     private var lastTime = -Double.infinity
     private var sawData = false
+    /// How many fields a row has: two, or as many as the header named.
+    private var columns = 2
+    private var isRecord = false
 
     public init() {}
 
@@ -32,15 +55,26 @@ public struct TraceReader: Sendable {
         let content = line.firstIndex(of: UInt8(ascii: "#")).map { line[..<$0] } ?? line
         guard let comma = content.firstIndex(of: UInt8(ascii: ",")) else {
             if Self.trimmed(content).isEmpty { return nil }
-            throw error("expected two fields, seconds,lux", in: line)
+            throw error(expectedFields, in: line)
         }
         let secondsField = String(decoding: Self.trimmed(content[..<comma]), as: UTF8.self)
-        let luxBytes = Self.trimmed(content[(comma + 1)...])
-        guard !luxBytes.contains(UInt8(ascii: ",")) else {
-            throw error("expected two fields, seconds,lux", in: line)
+        var rest = content[(comma + 1)...]
+        let luxEnd = rest.firstIndex(of: UInt8(ascii: ",")) ?? rest.endIndex
+        let luxField = String(decoding: Self.trimmed(rest[..<luxEnd]), as: UTF8.self)
+        rest = rest[luxEnd...]
+        var extra: [String] = []
+        while let separator = rest.first, separator == UInt8(ascii: ",") {
+            let field = rest.dropFirst()
+            let end = field.firstIndex(of: UInt8(ascii: ",")) ?? field.endIndex
+            extra.append(String(decoding: Self.trimmed(field[..<end]), as: UTF8.self))
+            rest = field[end...]
         }
-        let luxField = String(decoding: luxBytes, as: UTF8.self)
-        if !sawData && Self.isHeader([secondsField, luxField]) { return nil }
+        if !sawData && Self.isHeader([secondsField, luxField] + extra) {
+            columns = 2 + extra.count
+            isRecord = ([secondsField, luxField] + extra).joined(separator: ",") == LightRecord.header
+            return nil
+        }
+        guard 2 + extra.count == columns else { throw error(expectedFields, in: line) }
         guard let time = Double(secondsField), time.isFinite else {
             throw error("seconds '\(secondsField)' is not a number", in: line)
         }
@@ -55,9 +89,40 @@ public struct TraceReader: Sendable {
         } else {
             throw error("lux '\(luxField)' is not a number, nan or empty", in: line)
         }
+        let recorded = isRecord ? try self.recorded(extra, in: line) : nil
         lastTime = time
         sawData = true
-        return Row(time: time, timeText: secondsField, lux: lux)
+        return Row(time: time, timeText: secondsField, lux: lux, recorded: recorded)
+    }
+
+    private var expectedFields: String {
+        columns == 2 ? "expected two fields, seconds,lux" : "expected \(columns) fields, as the header names"
+    }
+
+    /// filtered (a number or empty), state (a state or empty), fault (0 or 1), override (a state
+    /// or empty).
+    private func recorded(_ fields: [String], in line: ArraySlice<UInt8>) throws(RowError) -> Recorded {
+        func state(_ text: String, _ name: String) throws(RowError) -> AmbienceState? {
+            if text.isEmpty { return nil }
+            guard let state = AmbienceState(rawValue: text) else {
+                throw error("\(name) '\(text)' is not invert, regular, contrast or empty", in: line)
+            }
+            return state
+        }
+        let filtered: Double?
+        if fields[0].isEmpty {
+            filtered = nil
+        } else if let value = Double(fields[0]), value.isFinite {
+            filtered = value
+        } else {
+            throw error("filtered '\(fields[0])' is not a number or empty", in: line)
+        }
+        guard fields[2] == "0" || fields[2] == "1" else {
+            throw error("fault '\(fields[2])' is not 0 or 1", in: line)
+        }
+        return Recorded(
+            filtered: filtered, state: try state(fields[1], "state"), isFaulted: fields[2] == "1",
+            override: try state(fields[3], "override"))
     }
 
     private func error(_ message: String, in line: ArraySlice<UInt8>) -> RowError {

@@ -17,16 +17,28 @@ public enum Assembly {
         _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>, clock: any Clock, logger: Logger,
         devices: any GPIODevices = Libgpiod(),
         openBus: OpenBus = { settings throws(I2CError) in
-            try LinuxI2CBus(number: settings.bus, force: settings.force)
+            try ReopeningI2CBus(settings.bus) { selector throws(I2CError) in
+                try LinuxI2CBus.open(selector, force: settings.force)
+            }
         }
     ) throws(DaemonError) -> DaemonParts {
         var built = DaemonParts()
         if wanted.contains(.sensor) {
-            do {
-                built.sensor = sensor(
-                    configuration.sensor, bus: try openBus(configuration.sensor), clock: clock)
-            } catch {
-                throw .unavailable(error.description)
+            let settings = configuration.sensor
+            if settings.kind == .iio {
+                // As a wrong bus is, a device that is not there is reported at once.
+                do {
+                    _ = try IIOChannel.find(settings.device ?? "")
+                } catch {
+                    throw .unavailable("IIO light sensor: \(error)")
+                }
+                built.sensor = IIOLightSensor(device: settings.device ?? "", clock: clock)
+            } else {
+                do {
+                    built.sensor = sensor(settings, bus: try openBus(settings), clock: clock)
+                } catch {
+                    throw .unavailable(error.description)
+                }
             }
         }
         do throws(OutputError) {
@@ -60,9 +72,11 @@ public enum Assembly {
     ) throws(DaemonError) -> DaemonParts {
         var built = DaemonParts()
         if wanted.contains(.sensor) {
-            let settings = configuration.sensor
+            var settings = configuration.sensor
+            // The kernel's driver cannot run on the mock bus: an emulated BH1750 stands in.
+            if settings.kind == .iio { settings.kind = .bh1750 }
             switch settings.kind {
-            case .bh1750: bus.attach(BH1750Emulator(light: light), at: settings.address)
+            case .bh1750, .iio: bus.attach(BH1750Emulator(light: light), at: settings.address)
             case .tsl2561:
                 bus.attach(
                     TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light), at: settings.address)
@@ -98,6 +112,8 @@ public enum Assembly {
         case .tsl2591: TSL2591(bus: bus, address: settings.address, clock: clock)
         // Automatic full-scale: the chip ranges itself, so there is nothing to configure.
         case .opt3001: OPT3001(bus: bus, address: settings.address, clock: clock)
+        // The kernel driver has the chip; `bus` is not used.
+        case .iio: IIOLightSensor(device: settings.device ?? "", clock: clock)
         }
     }
 

@@ -24,8 +24,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var controlMode: UInt32
     /// Nil: the daemon's own group.
     public var controlGroup: String?
-    /// Where a persisted override lives.
+    /// Where a persisted override lives, and the persistent record of the light.
     public var stateDirectory: String
+    public var record = RecordSettings()
     /// The `[kiosk]` table: not the daemon's, but in its file, checked and shown with the rest.
     public var kiosk = KioskSettings()
     /// Where each key was set, when loaded from a file: faults found later, by the devices
@@ -56,6 +57,32 @@ public struct DaemonConfiguration: Equatable, Sendable {
         self.stateDirectory = stateDirectory
     }
 
+    /// The persistent record of the light (`[record]`): rows from the daemon's ring appended to
+    /// `state_directory/record.csv` at most every `flushInterval` (and at shutdown).
+    public struct RecordSettings: Equatable, Sendable {
+        public static let defaultFlushInterval = 300.0
+        public static let defaultMaximumBytes: Int64 = 50_000_000
+
+        public var persist: Bool
+        public var flushInterval: Double
+        /// The file is rotated to record.csv.1 when it reaches this size.
+        public var maximumBytes: Int64
+
+        public init(
+            persist: Bool = true, flushInterval: Double = RecordSettings.defaultFlushInterval,
+            maximumBytes: Int64 = RecordSettings.defaultMaximumBytes
+        ) {
+            self.persist = persist
+            self.flushInterval = flushInterval
+            self.maximumBytes = maximumBytes
+        }
+    }
+
+    /// The persistent record's store in the state directory, or nil when it is not kept.
+    public func makeRecordStore() -> RecordStore? {
+        record.persist ? RecordStore(directory: stateDirectory, maximumBytes: record.maximumBytes) : nil
+    }
+
     /// P, seconds between samples: kept once, in the engine configuration, which validates it
     /// together with D and L.
     public var sampleInterval: Double { engine.sampleInterval }
@@ -69,11 +96,14 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public struct SensorSettings: Equatable, Sendable {
         public enum Kind: String, CaseIterable, Sendable {
             case bh1750, tsl2561, veml7700, tsl2591, opt3001
+            /// A light sensor a kernel driver has, read through IIO: no bus or address of its own.
+            case iio
 
-            /// Where the driver looks when the file gives no address.
+            /// Where the driver looks when the file gives no address. (`iio` has none; `simulate`
+            /// stands an emulated BH1750 in for the kernel's chip, there.)
             public var defaultAddress: I2CAddress {
                 switch self {
-                case .bh1750: BH1750.defaultAddress
+                case .bh1750, .iio: BH1750.defaultAddress
                 case .tsl2561: TSL2561.defaultAddress
                 case .veml7700: VEML7700.defaultAddress
                 case .tsl2591: TSL2591.defaultAddress
@@ -89,13 +119,14 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 case .veml7700: VEML7700.addresses
                 case .tsl2591: TSL2591.addresses
                 case .opt3001: OPT3001.addresses
+                case .iio: []
                 }
             }
         }
 
         public var kind: Kind
-        /// N of /dev/i2c-N.
-        public var bus: Int
+        /// /dev/i2c-N, or the adapter with that name whatever its number.
+        public var bus: I2CBusSelector
         public var address: I2CAddress
         /// Use the address even when a kernel driver has claimed it (I2C_SLAVE_FORCE).
         public var force: Bool
@@ -103,11 +134,15 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public var bh1750: BH1750.Settings
         /// Used when the kind is `.tsl2561`.
         public var tsl2561: TSL2561.Settings
+        /// The IIO device, for the kind `.iio`: its `name` ("bh1750") or its sysfs directory.
+        public var device: String?
 
         public init(
-            kind: Kind, bus: Int = Defaults.bus, address: I2CAddress? = nil, force: Bool = false,
-            bh1750: BH1750.Settings = .automatic, tsl2561: TSL2561.Settings = TSL2561.Settings()
+            kind: Kind, bus: I2CBusSelector = .number(Defaults.bus), address: I2CAddress? = nil,
+            force: Bool = false, bh1750: BH1750.Settings = .automatic,
+            tsl2561: TSL2561.Settings = TSL2561.Settings(), device: String? = nil
         ) {
+            self.device = device
             self.kind = kind
             self.bus = bus
             self.address = address ?? kind.defaultAddress

@@ -19,30 +19,10 @@ public struct SystemConfigurationFiles: ConfigurationFiles {
     public init() {}
 
     public func contents(of path: String) throws(Errno) -> [UInt8] {
-        let descriptor = try FileDescriptor.open(path, O_RDONLY)
-        defer { descriptor.close() }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 14)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(Errno) in try descriptor.read(into: buffer) }
-            }.get()
-            if count == 0 { return contents }
-            contents += chunk[..<count]
-            if contents.count > Self.sizeLimit { throw Errno(rawValue: EFBIG) }
-        }
+        try FileSystem.contents(of: path, limit: Self.sizeLimit)
     }
 
     public func names(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        (try? FileSystem.entries(of: directory)) ?? []
     }
 }

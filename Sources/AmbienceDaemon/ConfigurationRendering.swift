@@ -10,6 +10,12 @@ extension DaemonConfiguration {
     public var tomlText: String {
         typealias Format = ConfigurationFormat
         func string(_ text: String) -> String { TOMLWriter.string(text) }
+        func busText(_ bus: I2CBusSelector) -> String {
+            switch bus {
+            case .number(let number): String(number)
+            case .name(let name): string(name)
+            }
+        }
         var lines: [String] = []
         func table(_ header: String, _ entries: [(String, String)]) {
             lines.append("")
@@ -30,13 +36,22 @@ extension DaemonConfiguration {
         }
         lines.append("state_directory = \(string(stateDirectory))")
 
-        table(
-            "[sensor]",
-            [
-                ("kind", string(sensor.kind.rawValue)), ("bus", String(sensor.bus)),
-                ("address", sensor.address.description),
-                ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
-            ])
+        if sensor.kind == .iio {
+            table(
+                "[sensor]",
+                [
+                    ("kind", string(sensor.kind.rawValue)), ("device", string(sensor.device ?? "")),
+                    ("interval", Format.number(engine.sampleInterval)),
+                ])
+        } else {
+            table(
+                "[sensor]",
+                [
+                    ("kind", string(sensor.kind.rawValue)), ("bus", busText(sensor.bus)),
+                    ("address", sensor.address.description),
+                    ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
+                ])
+        }
         let bh1750 = sensor.bh1750
         table(
             "[sensor.bh1750]" + (sensor.kind == .bh1750 ? "" : "   # not used with this sensor kind"),
@@ -90,6 +105,12 @@ extension DaemonConfiguration {
         if let group = pipes.group { pipeEntries.append(("group", string(group))) }
         table("[pipes]", pipeEntries)
         if pipes.group == nil { lines.append("# group: the daemon's own") }
+        table(
+            "[record]",
+            [
+                ("persist", String(record.persist)), ("flush_interval", Format.number(record.flushInterval)),
+                ("max_bytes", String(record.maximumBytes)),
+            ])
 
         table(
             "[kiosk]",

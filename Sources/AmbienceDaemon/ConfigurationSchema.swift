@@ -14,7 +14,11 @@ extension DaemonConfiguration {
         decoder.allowOnly(
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
-                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "kiosk",
+                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record",
+                // Companion programs' tables: each program reads its own (ServeConfiguration,
+                // MQTTConfiguration, the kiosk's settings), and the daemon checks them with the
+                // rest of the file.
+                "serve", "mqtt", "kiosk",
             ], in: root)
         let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
         let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath
@@ -26,6 +30,9 @@ extension DaemonConfiguration {
         let engine = decodeEngine(root, sampleInterval: interval, decoder: &decoder)
         let gpio = decodeGPIO(root, decoder: &decoder)
         let pipes = decodePipes(root, decoder: &decoder)
+        // Checked here so that `ambience check` finds its faults too; `ambience serve` reads it.
+        _ = ServeConfiguration.decode(root, decoder: &decoder)
+        let record = decodeRecord(root, decoder: &decoder)
         // Checked here so that `ambience check` finds its faults too; `ambience kiosk` reads it.
         let kiosk = decodeKiosk(root, decoder: &decoder)
         rejectSharedPaths(
@@ -37,28 +44,54 @@ extension DaemonConfiguration {
             board: board, sensor: sensor, engine: engine, gpio: gpio, pipes: pipes, stateFile: stateFile,
             controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
             stateDirectory: stateDirectory)
+        configuration.record = record
         configuration.kiosk = kiosk
         return configuration
+    }
+
+    /// `[record]`: whether the record of the light is kept on disk, how often it is written, and
+    /// the size at which its file is rotated.
+    private static func decodeRecord(_ root: Section, decoder: inout ConfigurationDecoder) -> RecordSettings {
+        let section = decoder.section("record", of: root)
+        decoder.allowOnly(["persist", "flush_interval", "max_bytes"], in: section)
+        var settings = RecordSettings()
+        settings.persist = decoder.boolean("persist", in: section) ?? settings.persist
+        if let interval = decoder.number("flush_interval", in: section) {
+            if interval.isFinite, interval >= 10, interval <= 86_400 {
+                settings.flushInterval = interval
+            } else {
+                decoder.adopt(
+                    ConfigurationError(
+                        key: section.key("flush_interval"),
+                        message: "must be 10 to 86400 seconds, not \(ConfigurationFormat.number(interval)):"
+                            + " the record is written at most this often"))
+            }
+        }
+        if let bytes = decoder.integer(
+            "max_bytes", in: section, range: 100_000...1_000_000_000_000, meaning: "a size in bytes")
+        {
+            settings.maximumBytes = Int64(bytes)
+        }
+        return settings
     }
 
     private static func decodeSensor(
         _ root: Section, decoder: inout ConfigurationDecoder
     ) -> (SensorSettings?, interval: Double?) {
         let section = decoder.section("sensor", of: root)
-        decoder.allowOnly(["kind", "bus", "address", "interval", "force", "bh1750", "tsl2561"], in: section)
+        decoder.allowOnly(
+            ["kind", "bus", "address", "interval", "force", "device", "bh1750", "tsl2561"], in: section)
         let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map(\.rawValue))
         let kind: SensorSettings.Kind? = decoder.choice("kind", in: section, meaning: "a sensor kind")
         if !section.layers.contains(where: { $0.table["kind"] != nil }) {
             decoder.missing("kind", in: section, "required: the light sensor, \(kinds)")
         }
-        let bus =
-            decoder.integer("bus", in: section, range: 0...Int(Int32.max), meaning: "an I2C bus number")
-            ?? Defaults.bus
+        let bus = decodeBus(section, decoder: &decoder)
         let address = decoder.integer(
             "address", in: section, range: 0...0x7F, describe: ConfigurationFormat.hexadecimal,
             meaning: "a 7-bit I2C address"
         ).map { I2CAddress(rawValue: UInt8($0)) }
-        if let kind, let address, !kind.addresses.contains(address) {
+        if let kind, kind != .iio, let address, !kind.addresses.contains(address) {
             decoder.adopt(
                 ConfigurationError(
                     key: section.key("address"),
@@ -71,10 +104,50 @@ extension DaemonConfiguration {
         let bh1750 = decodeBH1750(section, decoder: &decoder)
         let tsl2561 = decodeTSL2561(section, decoder: &decoder)
 
+        let device = decoder.string("device", in: section)
+        if kind == .iio {
+            if device == nil {
+                decoder.missing(
+                    "device", in: section,
+                    "required with kind = \"iio\": the IIO device's name (\"bh1750\") or its directory")
+            }
+            for key in ["bus", "address", "force"] {
+                guard let (value, file) = decoder.value(key, in: section) else { continue }
+                decoder.fail(
+                    section.key(key),
+                    "not used with kind = \"iio\": the kernel driver has the chip, and device names it",
+                    file: file, line: value.position.line)
+            }
+        } else if let kind, let device {
+            decoder.fail(
+                section.key("device"), "only for kind = \"iio\", not \"\(kind.rawValue)\"", file: device.file,
+                line: device.line)
+        }
+
         guard let kind else { return (nil, interval) }
         let settings = SensorSettings(
-            kind: kind, bus: bus, address: address, force: force, bh1750: bh1750, tsl2561: tsl2561)
+            kind: kind, bus: bus, address: address, force: force, bh1750: bh1750, tsl2561: tsl2561,
+            device: device?.value)
         return (settings, interval)
+    }
+
+    /// A bus number, or the name of its adapter (a USB adapter's number changes; its name does not).
+    private static func decodeBus(_ section: Section, decoder: inout ConfigurationDecoder) -> I2CBusSelector {
+        if decoder.value("bus", in: section)?.value.string != nil {
+            guard let (name, line, file) = decoder.string("bus", in: section) else {
+                return .number(Defaults.bus)
+            }
+            if name.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                decoder.fail(
+                    section.key("bus"),
+                    "\"\(name)\" is a bus number: write it without quotes (bus = \(name)); a string names an adapter",
+                    file: file, line: line)
+            }
+            return .name(name)
+        }
+        return .number(
+            decoder.integer("bus", in: section, range: 0...Int(Int32.max), meaning: "an I2C bus number")
+                ?? Defaults.bus)
     }
 
     /// Read by the driver's own types, whose refusals (MTreg with automatic ranging) are placed
@@ -298,6 +371,7 @@ extension DaemonConfiguration {
             case .tsl2591: [0x29: "its only address"]
             case .opt3001:
                 [0x44: "ADDR to GND", 0x45: "ADDR to VDD", 0x46: "ADDR to SDA", 0x47: "ADDR to SCL"]
+            case .iio: [:]
             }
         let choices = kind.addresses.map { "\($0) (\(pins[$0] ?? ""))" }
         return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")

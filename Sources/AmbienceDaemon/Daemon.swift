@@ -126,6 +126,15 @@ public final class Daemon {
     private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
 
     private var engine: Engine
+    /// The recent samples, for `ambience record` (the control line `record`).
+    public private(set) var record: LightRecord
+    private let recordStores: (DaemonConfiguration) -> RecordStore?
+    /// Where the record is persisted, if it is; made again on a reload.
+    public private(set) var recordStore: RecordStore?
+    /// How many of the record's rows (`LightRecord.appended`) the store has, and since when.
+    private var persistedRows = 0
+    private var lastPersisted = 0.0
+    private var recordTrouble: FaultReport
     private var parts = DaemonParts()
     private var lastChange: Event?
     private var lastFault: Event?
@@ -140,6 +149,8 @@ public final class Daemon {
             OverrideStore(directory: $0.stateDirectory)
         },
         wallClock: @escaping () -> Double = { WallClock.now },
+        recordCapacity: Int = LightRecord.defaultCapacity,
+        recordStores: @escaping (DaemonConfiguration) -> RecordStore? = { _ in nil },
         assemble: @escaping Assemble, reload: @escaping Reload
     ) {
         self.configuration = configuration
@@ -151,6 +162,10 @@ public final class Daemon {
         self.wallClock = wallClock
         self.assemble = assemble
         self.reload = reload
+        record = LightRecord(capacity: recordCapacity)
+        self.recordStores = recordStores
+        recordTrouble = FaultReport(
+            log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
         sensorTrouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
@@ -171,6 +186,8 @@ public final class Daemon {
         defer { shutDown() }
         let start = clock.now
         engine = Engine(configuration: configuration.engine, startTime: start)
+        recordStore = recordStores(configuration)
+        lastPersisted = start
         restoreOverride(at: start)
         var interval = configuration.engine.sampleInterval
         var anchor = start
@@ -252,19 +269,46 @@ public final class Daemon {
             quiet.retryAt = nil
             sensorTrouble.failed(quiet.description)
         }
-        dispatch(engine.ingest(Sample(time: clock.now, lux: reading?.lux)))
+        let time = clock.now
+        dispatch(engine.ingest(Sample(time: time, lux: reading?.lux)))
+        record.append(
+            LightRecord.Row(
+                time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
+                isFaulted: engine.isFaulted, override: engine.activeOverride?.state))
+        // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
+        // otherwise drop rows not yet written.
+        if recordStore != nil,
+            time - lastPersisted >= configuration.record.flushInterval
+                || record.appended - persistedRows >= record.capacity / 2
+        {
+            persistRecord(at: time)
+        }
         keepWatchdogHappy()
         return nil
+    }
+
+    private func persistRecord(at time: Double) {
+        guard let recordStore else { return }
+        lastPersisted = time
+        do {
+            try recordStore.append(from: record, after: persistedRows)
+            recordTrouble.succeeded("record persisted again in \(recordStore.path)")
+        } catch {
+            recordTrouble.failed("record not persisted: \(error)")
+        }
+        // Rows that could not be written are not retried: the next batch goes on from here, so
+        // a full disk costs one failed write per interval, not a growing backlog.
+        persistedRows = record.appended
     }
 
     private func dispatch(_ events: [Event]) {
         for event in events {
             log(event)
             switch event.kind {
-            case .change: lastChange = event
+            // A `current` event from the engine is an override begun or ended without a change.
+            case .change, .current: lastChange = event
             case .fault: lastFault = event
             case .recovered: lastFault = nil
-            case .current: break
             }
             for sink in parts.sinks { sink.deliver(event) }
             if !isReady, event.kind == .change || event.kind == .fault {
@@ -324,6 +368,12 @@ public final class Daemon {
             case .command(let command):
                 dispatch(engine.apply(command, at: clock.now))
                 persist(command)
+            case .record:
+                do {
+                    try parts.control?.writeRecord(record)
+                } catch {
+                    logger.log(.error, "record not written: \(error)")
+                }
             case .rejected(let line, let reason):
                 logger.log(.warning, "control: ignored '\(line)': \(reason)")
             }
@@ -380,6 +430,10 @@ public final class Daemon {
                 return
             }
         }
+        if next.record != configuration.record || next.stateDirectory != configuration.stateDirectory {
+            persistRecord(at: clock.now)
+            recordStore = recordStores(next)
+        }
         configuration = next
         engine.reconfigure(next.engine)
         replayCurrentState(to: changed)
@@ -405,6 +459,7 @@ public final class Daemon {
 
     private func shutDown() {
         notifier.notify("STOPPING=1")
+        persistRecord(at: clock.now)
         parts.close(Set(DaemonPart.allCases))
         parts = DaemonParts()
     }

@@ -17,11 +17,15 @@ public final class ControlPipe {
 
     public enum Input: Equatable, Sendable {
         case command(Engine.OverrideCommand)
+        /// `record`: write the record of the light to `recordPath`.
+        case record
         /// A line that is not a command, with why, for the daemon to log. Nothing else changes.
         case rejected(line: String, reason: String)
     }
 
     public let path: String
+    private let mode: mode_t
+    private let groupID: gid_t?
     private var reader: FileDescriptor?
     /// Our own write end: without it the read end sees end-of-file each time a writer closes,
     /// and a poll(2) on it would spin until the next writer.
@@ -36,7 +40,9 @@ public final class ControlPipe {
         log: @escaping OutputLog
     ) throws(OutputError) {
         self.path = path
+        self.mode = mode
         report = FaultReport(log: log)
+        groupID = try group.map { name throws(OutputError) in try Files.groupID(name) }
         try Files.prepareFIFO(path, mode: mode, group: group)
         do {
             reader = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)
@@ -103,7 +109,10 @@ public final class ControlPipe {
             let line = String(decoding: partial, as: UTF8.self)
             if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
             do {
-                inputs.append(.command(try ControlLine.parse(line)))
+                switch try ControlLine.request(line) {
+                case .override(let command): inputs.append(.command(command))
+                case .record: inputs.append(.record)
+                }
             } catch {
                 inputs.append(.rejected(line: line, reason: error.message))
             }
@@ -112,6 +121,52 @@ public final class ControlPipe {
 }
 
 extension ControlPipe {
+    /// Where the daemon answers `record`: beside the control pipe, in the runtime directory.
+    public static func recordPath(forControl path: String) -> String {
+        Files.parent(of: path) + "/record.csv"
+    }
+
+    /// Answers `record`: writes the rows to `recordPath` under a temporary name, then renames it
+    /// over, so `ambience record` never copies half a file. Readable by whoever may write the
+    /// control pipe (its owner, and its group or others when they may write it), in its group.
+    /// Streams through a small buffer: a full ring is about a megabyte of text, which the
+    /// daemon never holds at once.
+    public func writeRecord(_ record: LightRecord) throws(OutputError) {
+        let destination = Self.recordPath(forControl: path)
+        let temporary = Files.parent(of: path) + "/.record.csv.tmp"
+        var fileMode: mode_t = 0o600
+        if mode & 0o060 != 0 { fileMode |= 0o040 }
+        if mode & 0o006 != 0 { fileMode |= 0o004 }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(
+                temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: fileMode)
+        } catch {
+            throw Files.failure("create", temporary, error)
+        }
+        var renamed = false
+        defer {
+            file.close()
+            if !renamed { try? FileSystem.removeFile(temporary) }
+        }
+        do throws(Errno) {
+            try file.setMode(fileMode)
+            if let groupID { try file.setGroup(groupID) }
+            var writer = BufferedWriter(descriptor: file, capacity: 1 << 14)
+            try writer.write(LightRecord.header + "\n")
+            for index in 0..<record.count { try writer.write(LightRecord.line(record.row(at: index))) }
+            try writer.flush()
+        } catch {
+            throw Files.failure("write", temporary, error)
+        }
+        do {
+            try FileSystem.rename(temporary, to: destination)
+        } catch {
+            throw Files.failure("replace", destination, error)
+        }
+        renamed = true
+    }
+
     /// Why `send` could not hand a line to the daemon.
     public enum SendError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The pipe is missing, or no one reads it.

@@ -54,6 +54,8 @@ public final class NamedPipeSink: Sink {
     /// Readers' opens and closes seen since the connected reader was last brought up to date.
     private var opensSinceSync = 0
     private var closesSinceSync = 0
+    /// The latest monotonic time seen (events, polls): a `current` line's override counts down from it.
+    private var now = -Double.infinity
 
     /// Creates the pipe if needed (see `Files.prepareFIFO`) and starts watching for readers.
     /// SIGPIPE is set to be ignored: a reader leaving must be an EPIPE, not the daemon's end.
@@ -86,6 +88,7 @@ public final class NamedPipeSink: Sink {
     public var isConnected: Bool { writer != nil }
 
     public func deliver(_ event: Event) {
+        now = max(now, event.time)
         switch event.kind {
         case .change, .current: latestState = event
         case .fault: activeFault = event
@@ -100,6 +103,7 @@ public final class NamedPipeSink: Sink {
     }
 
     public func poll(now: Double) {
+        self.now = max(self.now, now)
         let readerArrived = drainOpenEvents()
         if let writer, readersGone(writer) { disconnect() }
         if writer == nil {
@@ -118,7 +122,9 @@ public final class NamedPipeSink: Sink {
     }
 
     private func line(for event: Event) -> [UInt8]? {
-        guard let text = EventLine.encode(event, format: configuration.format, time: renderTime(event.time))
+        guard
+            let text = EventLine.encode(
+                event, format: configuration.format, time: renderTime(event.time), now: max(now, event.time))
         else {
             return nil
         }
@@ -150,7 +156,10 @@ public final class NamedPipeSink: Sink {
 
     /// Brings the reader to the present: the current state, then the fault if one holds.
     private func resync() {
-        let lines = [latestState?.asCurrent, activeFault].compactMap { $0.flatMap(line(for:)) }
+        // The state may be older than a fault that began or ended since.
+        var current = latestState?.asCurrent
+        current?.faulted = activeFault != nil
+        let lines = [current, activeFault].compactMap { $0.flatMap(line(for:)) }
         for line in lines where send(line) != .written { return }
         needsResync = false
     }

@@ -79,8 +79,9 @@ public struct I2CError: Error, Equatable, Sendable, CustomStringConvertible {
             let unbind =
                 driver.map { "echo \(device) > /sys/bus/i2c/drivers/\($0)/unbind" }
                 ?? "echo \(device) > /sys/bus/i2c/devices/\(device)/driver/unbind"
-            return "\(owner) is bound to \(device); either unbind it (\(unbind), or remove its "
-                + "dtoverlay) or set force = true for this sensor to share the chip with it (I2C_SLAVE_FORCE)"
+            return "\(owner) is bound to \(device); read the sensor through that driver with kind = \"iio\" "
+                + "('ambience probe' shows the device name to give), or unbind it (\(unbind), or remove its "
+                + "dtoverlay), or set force = true for this sensor to share the chip with it (I2C_SLAVE_FORCE)"
         case .notAcknowledged:
             return "check the wiring, the address (i2cdetect -y BUS) and the sensor's power"
         case .ioError, .timedOut, .unsupported, .other:

@@ -45,6 +45,8 @@ public struct SensorError: Error, Equatable, Sendable, CustomStringConvertible {
         case bus(I2CError)
         /// Something answers at the address, but it is not the chip configured.
         case unexpectedChip(String)
+        /// A kernel device (IIO) is missing or cannot be read.
+        case device(String)
     }
 
     public var kind: Kind
@@ -64,7 +66,7 @@ public struct SensorError: Error, Equatable, Sendable, CustomStringConvertible {
         let cause: String
         switch kind {
         case .bus(let error): cause = error.description
-        case .unexpectedChip(let what): cause = what
+        case .unexpectedChip(let what), .device(let what): cause = what
         }
         return "\(sensor): \(cause)" + (retryAt == nil ? "" : " (backing off before the next attempt)")
     }

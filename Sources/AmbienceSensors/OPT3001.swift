@@ -73,14 +73,19 @@ public final class OPT3001: LightSensor {
         let configuration = try readRegister(Register.configuration)
         let wanted = settings.configurationWord & Configuration.settingsMask
         // A chip that lost power comes back shut down (0xC810), so a replug shows here.
-        // Twice without a new conversion in a full conversion time (the chip may abort and
-        // retake one after a jump in light) means it no longer converts as told: set it up again.
-        if configuration & Configuration.settingsMask != wanted || notReadyLooks >= 2 {
+        if configuration & Configuration.settingsMask != wanted {
             try configureChip()
             return .pending(until: dataReadyAt)
         }
-        // CRF is cleared by this very read, so a set CRF means a result not seen before.
+        // CRF is cleared by this very read, so a set CRF means a result not seen before: taken
+        // first, since a retaken conversion (the chip aborts one after a jump in light) finishes late.
         guard configuration & Configuration.conversionReady != 0 else {
+            // Twice more without one in a full conversion time means it no longer converts as
+            // told: set it up again.
+            if notReadyLooks >= 2 {
+                try configureChip()
+                return .pending(until: dataReadyAt)
+            }
             notReadyLooks += 1
             dataReadyAt = clock.now + settings.conversionTime.maximumSeconds
             return .pending(until: dataReadyAt)

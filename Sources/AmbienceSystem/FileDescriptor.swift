@@ -79,11 +79,19 @@ extension FileDescriptor {
     public static func poll(_ descriptors: [FileDescriptor], events: Int16, milliseconds: Int32) throws(Errno)
         -> [Int16]
     {
-        var polled = descriptors.map { pollfd(fd: $0.rawValue, events: events, revents: 0) }
+        try poll(descriptors.map { ($0, events) }, milliseconds: milliseconds)
+    }
+
+    /// The same, with the events to wait for given per descriptor (POLLOUT for a socket with
+    /// something to send, POLLIN for the rest).
+    public static func poll(_ requests: [(descriptor: FileDescriptor, events: Int16)], milliseconds: Int32)
+        throws(Errno) -> [Int16]
+    {
+        var polled = requests.map { pollfd(fd: $0.descriptor.rawValue, events: $0.events, revents: 0) }
         let ready = Glibc.poll(&polled, nfds_t(polled.count), milliseconds)
         if ready < 0 {
             let error = Errno.current
-            if error == .interrupted { return Array(repeating: 0, count: descriptors.count) }
+            if error == .interrupted { return Array(repeating: 0, count: requests.count) }
             throw error
         }
         return polled.map(\.revents)

@@ -27,6 +27,29 @@ public enum FileSystem {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// A whole file, refused (EFBIG) past `limit` bytes so that a device node cannot make a
+    /// reader read forever.
+    public static func contents(of path: String, limit: Int = 1 << 20) throws(Errno) -> [UInt8] {
+        let descriptor = try FileDescriptor.open(path, O_RDONLY)
+        defer { descriptor.close() }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(limit + 1, 1 << 14))
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try descriptor.read(into: buffer) }
+            }.get()
+            if count == 0 { return contents }
+            contents += chunk[..<count]
+            if contents.count > limit { throw Errno(rawValue: EFBIG) }
+        }
+    }
+
+    /// The first line of a small text file, without its newline: how sysfs attributes read.
+    public static func firstLine(of path: String) throws(Errno) -> String {
+        let bytes = try contents(of: path, limit: 4096)
+        return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+    }
+
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
@@ -40,12 +63,14 @@ public struct FileStatus: Equatable, Sendable {
     /// The device and inode: together, which file this is, whatever its name now.
     public var device: UInt64
     public var inode: UInt64
+    public var size: Int64
 
     public init(_ info: stat) {
         mode = info.st_mode
         group = info.st_gid
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
     }
 
     public var isFIFO: Bool { mode & S_IFMT == S_IFIFO }

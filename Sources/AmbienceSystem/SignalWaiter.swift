@@ -32,6 +32,13 @@ public final class SignalWaiter {
 
     deinit { signals.close() }
 
+    /// The signalfd, for a caller with its own poll(2) (one that also waits to write a socket);
+    /// when it is readable, `takeSignal` says which signal came.
+    public var descriptor: FileDescriptor { signals }
+
+    /// The next signal received, nil when none is pending.
+    public func takeSignal() -> Int32? { nextPendingSignal() }
+
     /// Waits until `deadline` (monotonic seconds of `clock`), a signal, or one of `descriptors`
     /// becomes readable, whichever comes first. Signals are reported one per call.
     public func wait(until deadline: Double, clock: any Clock, descriptors: [FileDescriptor] = []) -> Wake {

@@ -31,9 +31,11 @@ enum Ambience {
         runCommand,
         simulateCommand,
         replayCommand,
+        plotCommand,
         probeCommand,
         checkCommand,
         overrideCommand,
+        recordCommand,
         statusCommand,
         watchCommand,
     ]

@@ -4,36 +4,63 @@ import AmbienceSystem
 
 let probeCommand = Command(
     name: "probe",
-    summary: "find TSL2561 and BH1750 sensors on the I2C buses and take a first reading",
+    summary: "find light sensors on the I2C buses and take a first reading",
     usage: """
-        ambience probe [--bus N]
+        ambience probe [--bus N|NAME]
 
-          Looks at the sensors' addresses (TSL2561: 0x29, 0x39, 0x49; BH1750: 0x23, 0x5C) on bus N,
-          or on every /dev/i2c-* bus, identifies what answers (the TSL2561 by its ID register and
-          package, the BH1750 by behaviour) and shows a first reading. Problems met on the way
-          (no bus, no permission, an address claimed by a kernel driver) are explained.
+          Looks at the sensors' addresses (BH1750: 0x23, 0x5C; TSL2561: 0x29, 0x39, 0x49;
+          VEML7700: 0x10; TSL2591: 0x29; OPT3001: 0x44-0x47) on bus N, on the adapter named NAME
+          (as /sys/class/i2c-dev/*/name has it; shell patterns allowed), or on every /dev/i2c-*
+          bus, identifies what answers (by ID registers, the BH1750 by behaviour) and shows a
+          first reading. Problems met on the way (no bus, no permission, an address claimed by a
+          kernel driver) are explained.
           Exit 0 when a sensor was found, 1 when none.
         """,
     run: runProbe)
 
 private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
-    let requestedBus = try arguments.option("--bus").map { text throws(UsageError) in
-        guard let number = Int(text), number >= 0 else {
-            throw UsageError("--bus takes a bus number, not '\(text)'")
+    let requestedBus = try arguments.option("--bus").map { text throws(UsageError) -> I2CBusSelector in
+        guard let number = Int(text) else { return .name(text) }
+        guard number >= 0 else {
+            throw UsageError("--bus takes a bus number or an adapter's name, not '\(text)'")
         }
-        return number
+        return .number(number)
     }
     try arguments.finish()
 
-    let busNumbers = requestedBus.map { [$0] } ?? LinuxI2CBus.availableBusNumbers()
+    let busNumbers: [Int]
+    switch requestedBus {
+    case nil:
+        busNumbers = LinuxI2CBus.availableBusNumbers()
+    case .number(let number):
+        busNumbers = [number]
+    case let selector?:
+        guard let number = selector.busNumber(among: I2CBusSelector.adapters()) else {
+            do {
+                _ = try selector.resolve()
+            } catch {
+                printOut(error.description)
+            }
+            return .failure
+        }
+        busNumbers = [number]
+    }
+    // Sensors a kernel driver has: listed whatever the bus asked for, since their addresses
+    // are busy for i2c-dev and the scan below can only say so.
+    var sensorsFound = 0
+    if requestedBus == nil {
+        for channel in IIOChannel.all() {
+            printOut(describe(channel))
+            sensorsFound += 1
+        }
+    }
     guard !busNumbers.isEmpty else {
         printOut(
             "no I2C bus (/dev has no i2c-* device): "
                 + (I2CError(.busMissing, bus: "/dev/i2c-*").hint ?? ""))
-        return .failure
+        return sensorsFound > 0 ? .ok : .failure
     }
     let clock = SystemClock()
-    var sensorsFound = 0
     for number in busNumbers {
         let bus: LinuxI2CBus
         do {
@@ -58,6 +85,22 @@ private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
         return .failure
     }
     return .ok
+}
+
+/// "iio:device0 'bh1750' (kernel driver on 1-0023): 250.0 lux; …": where it is and how to read it.
+private func describe(_ channel: IIOChannel) -> String {
+    let device =
+        channel.deviceDirectory.split(separator: "/").last.map(String.init) ?? channel.deviceDirectory
+    // The device's sysfs link runs through its parent: …/i2c-1/1-0023/iio:device0.
+    let parent = (try? FileSystem.linkTarget(of: channel.deviceDirectory))?.split(separator: "/").dropLast()
+        .last
+    let reading: String
+    switch channel.read() {
+    case .success(let lux): reading = "\((lux * 10).rounded() / 10) lux"
+    case .failure(let error): reading = "no reading: \(error)"
+    }
+    return "\(device) '\(channel.name)' (kernel driver" + (parent.map { " on \($0)" } ?? "") + "): "
+        + reading + "; read it with kind = \"iio\", device = \"\(channel.name)\""
 }
 
 private func describe(_ outcome: ProbeFinding.Outcome) -> String {

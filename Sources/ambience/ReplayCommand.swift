@@ -9,7 +9,7 @@ let replayCommand = Command(
     name: "replay",
     summary: "run the engine over a CSV trace of seconds,lux in simulated time",
     usage: """
-        ambience replay FILE|- [--format json|plain]
+        ambience replay FILE|- [--format json|plain] [--summary]
                               [--invert-regular FALL,RISE] [--regular-contrast FALL,RISE]
                               [--tau S] [--dwell S] [--latency S] [--interval S] [--fault-after S]
 
@@ -17,6 +17,9 @@ let replayCommand = Command(
           is a failed read) and writes one event line per event (the pipe's JSON lines), "time"
           being the row's seconds. Defaults (an indoor kiosk at 10 Hz): --invert-regular 20,50
           --regular-contrast 2500,5000 --tau 2 --dwell 5 --latency 12 --interval 0.1 --fault-after 5.
+          A record from 'ambience record' replays with its overrides. --summary prints, instead of
+          the events, a table: switches per day, time in each state, the longest wait from a clear
+          level to its state against L, switches within 60 s of the one before.
           Exit 0 at the end of the trace; 1 on a malformed row, after the events of the rows
           before it; 2 on bad usage; 78 on thresholds or timing that break the guarantees.
         """,
@@ -30,6 +33,7 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
             }
             return format
         } ?? .json
+    let summarize = arguments.flag("--summary")
     let configuration = try engineConfiguration(&arguments, defaults: .indoorKiosk)
     guard let path = arguments.positional() else {
         throw UsageError("give a CSV file, or - for standard input")
@@ -44,7 +48,7 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
     }
     defer { if input != .standardInput { input.close() } }
 
-    var replay = Replay(configuration: configuration, format: format)
+    var replay = Replay(configuration: configuration, format: format, summarize: summarize)
     var reader = LineReader(descriptor: input)
     var output = BufferedWriter(descriptor: .standardOutput)
     // The events of the rows before a malformed one are written before the error.
@@ -58,9 +62,15 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
         do throws(Errno) { line = try reader.nextLine() } catch { throw failure(error) }
         guard let line else { break }
         do throws(Replay.RowError) { events = try replay.consume(line) } catch { throw failure(error) }
+        if summarize { continue }
         do throws(Errno) {
             for event in events { try output.write(event) }
         } catch {
+            throw failure(error)
+        }
+    }
+    if let totals = replay.totals {
+        do throws(Errno) { try output.write(SummaryTable.text([totals], names: [path])) } catch {
             throw failure(error)
         }
     }

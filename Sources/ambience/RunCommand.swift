@@ -33,14 +33,14 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
-        logger: logger, notifier: ServiceNotifier(),
+        logger: logger, notifier: ServiceNotifier(), recordStores: { $0.makeRecordStore() },
         assemble: { configuration, parts throws(DaemonError) in
             try Assembly.real(configuration, parts: parts, clock: clock, logger: logger)
         },
         reload: load)
     logger.log(
         .info,
-        "ambience \(configuration.sensor.kind.rawValue) on bus \(configuration.sensor.bus), config \(path)")
+        "ambience \(configuration.sensor.kind.rawValue) on \(configuration.sensor.bus), config \(path)")
     do {
         try daemon.run()
     } catch {

@@ -182,12 +182,34 @@ struct EngineOverrideTests {
         #expect(events.first?.time == 40 && events.first?.state == .regular)
     }
 
-    @Test func overrideToTheCurrentStateAndAutoToTheSameStateSayNothing() {
+    @Test func overrideToTheCurrentStateAndAutoToTheSameStateAreCurrentEventsNotChanges() {
         var engine = Engine(configuration: testConfiguration(), startTime: 0)
         _ = engine.ingest(Sample(time: 0, lux: 300))
-        #expect(engine.apply(.hold(.regular, duration: nil), at: 1).isEmpty)
-        #expect(engine.activeOverride == Engine.Override(state: .regular, until: nil))
-        #expect(engine.apply(.auto, at: 2).isEmpty)
+        let held = engine.apply(.hold(.regular, duration: 60), at: 1)
+        #expect(held.map(\.kind) == [.current])
+        #expect(held.first?.override == .regular && held.first?.overrideUntil == 61)
+        #expect(held.first?.reason == .override && held.first?.animated == false)
+        #expect(engine.activeOverride == Engine.Override(state: .regular, until: 61))
+        let back = engine.apply(.auto, at: 2)
+        #expect(back.map(\.kind) == [.current])
+        #expect(back.first?.override == nil && back.first?.state == .regular && back.first?.reason == .auto)
+        #expect(engine.apply(.auto, at: 3).isEmpty)  // no override to end: nothing to say
+    }
+
+    @Test func eventsCarryTheOverrideAndTheFault() {
+        var engine = Engine(configuration: testConfiguration(faultAfter: 10), startTime: 0)
+        _ = engine.ingest(Sample(time: 0, lux: 300))
+        let held = engine.apply(.hold(.invert, duration: 100), at: 1)
+        #expect(held.first?.override == .invert && held.first?.overrideUntil == 101)
+        #expect(held.first?.faulted == false)
+        let fault = engine.advance(to: 11)
+        #expect(fault.map(\.kind) == [.fault])
+        #expect(fault.first?.faulted == true && fault.first?.override == .invert)
+        let recovered = engine.ingest(Sample(time: 12, lux: 300))
+        #expect(recovered.map(\.kind) == [.recovered])
+        #expect(recovered.first?.faulted == false)
+        let ended = engine.apply(.auto, at: 13)
+        #expect(ended.first?.override == nil && ended.first?.overrideUntil == nil)
     }
 
     @Test func overrideBeforeTheFirstSampleIsTheFirstDeliveryAndStartupStaysSilent() {

@@ -11,7 +11,7 @@ struct EventLineTests {
         let line = EventLine.encode(change, format: .json, time: "\"2026-11-29T21:00:00.123Z\"")
         #expect(
             line
-                == #"{"event":"change","state":"invert","previous":"regular","animated":true,"reason":"light","lux":3.2,"filtered":4.1,"time":"2026-11-29T21:00:00.123Z"}"#
+                == #"{"event":"change","state":"invert","previous":"regular","animated":true,"reason":"light","lux":3.2,"filtered":4.1,"time":"2026-11-29T21:00:00.123Z","override":null,"override_remaining_s":null,"fault":false}"#
                 + "\n")
     }
 
@@ -21,12 +21,31 @@ struct EventLineTests {
             time: 0)
         #expect(
             EventLine.encode(fault, format: .json, time: "0")
-                == #"{"event":"fault","state":null,"previous":null,"animated":false,"reason":null,"lux":null,"filtered":null,"time":0}"#
+                == #"{"event":"fault","state":null,"previous":null,"animated":false,"reason":null,"lux":null,"filtered":null,"time":0,"override":null,"override_remaining_s":null,"fault":false}"#
                 + "\n")
+    }
+
+    @Test func overrideAndFaultComeLastWithTheRemainingSecondsAtTheTimeOfWriting() {
+        var held = change
+        held.override = .invert
+        held.overrideUntil = 1812.5
+        held.faulted = true
+        let suffix = #","override":"invert","override_remaining_s":1800.5,"fault":true}"# + "\n"
+        #expect(EventLine.encode(held, format: .json, time: "12")?.hasSuffix(suffix) == true)
+        // A `current` line written later counts down from when it is written, never below zero.
+        let later = EventLine.encode(held.asCurrent, format: .json, time: "12", now: 1000)
+        #expect(later?.contains(#""override_remaining_s":812.5,"#) == true)
+        let expired = EventLine.encode(held, format: .json, time: "12", now: 5000)
+        #expect(expired?.contains(#""override_remaining_s":0,"#) == true)
+        held.overrideUntil = nil
+        let open = EventLine.encode(held, format: .json, time: "12")
+        #expect(open?.contains(#""override":"invert","override_remaining_s":null,"#) == true)
     }
 
     @Test func linesStayFarBelowPipeBuf() {
         var longest = change
+        longest.override = .contrast
+        longest.overrideUntil = 1.2345678901234567e300
         longest.lux = -1.2345678901234567e-300
         longest.filtered = 1.2345678901234567e300
         let line = EventLine.encode(longest, format: .json, time: "\"2026-11-29T21:00:00.123Z\"")!

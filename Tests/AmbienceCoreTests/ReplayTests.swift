@@ -13,7 +13,9 @@ struct ReplayTests {
     @Test func headerCommentsAndBlankLinesAreSkipped() throws {
         let output = try replay(["# a trace", "seconds,lux", "", "0,300 # office", "  1 , 300 "])
         #expect(output.count == 1)
-        #expect(output[0].contains(#""state":"regular""#) && output[0].hasSuffix(#""time":0}"# + "\n"))
+        #expect(
+            output[0].contains(#""state":"regular""#)
+                && output[0].hasSuffix(#""time":0,"# + noOverrideNoFault + "\n"))
     }
 
     @Test(arguments: ["seconds,lux", "\u{FEFF}seconds,lux", "\"t\",\"lux [lx]\"", "time-s , lux.value"])
@@ -24,8 +26,8 @@ struct ReplayTests {
 
     @Test func timeIsTheRowsSecondsAsGiven() throws {
         let output = try replay(["12.500,5", "13.5,5", "1.45e1,5000", "15.5,5000", "16.5,5000"])
-        #expect(output.first?.hasSuffix(#""time":12.500}"# + "\n") == true)
-        #expect(output.last?.hasSuffix(#""time":16.5}"# + "\n") == true)
+        #expect(output.first?.hasSuffix(#""time":12.500,"# + noOverrideNoFault + "\n") == true)
+        #expect(output.last?.hasSuffix(#""time":16.5,"# + noOverrideNoFault + "\n") == true)
         #expect(output.last?.contains(#""state":"contrast""#) == true)
     }
 
@@ -35,7 +37,9 @@ struct ReplayTests {
             output.map { $0.split(separator: ",")[0] } == [
                 #"{"event":"change""#, #"{"event":"fault""#, #"{"event":"recovered""#,
             ])
-        #expect(output[1].hasSuffix(#""time":3}"# + "\n"))
+        #expect(
+            output[1].hasSuffix(#""time":3,"override":null,"override_remaining_s":null,"fault":true}"# + "\n")
+        )
     }
 
     @Test func plainFormatWritesStateWords() throws {
@@ -62,3 +66,5 @@ struct ReplayTests {
         }
     }
 }
+
+private let noOverrideNoFault = #""override":null,"override_remaining_s":null,"fault":false}"#

@@ -120,9 +120,9 @@ import Testing
     }
 
     @Test func theFileIsStillCheckedWhenTheBoardIsMissing() {
-        let errors = Fixture.errors("board = 'none'\n" + Fixture.minimal("bus = 'x'"))
+        let errors = Fixture.errors("board = 'none'\n" + Fixture.minimal("bus = true"))
         #expect(errors.count == 2)
-        #expect(errors.last == "\(Self.file):4: sensor.bus: must be an integer, not a string")
+        #expect(errors.last == "\(Self.file):4: sensor.bus: must be an integer, not a boolean")
     }
 
     @Test func anEngineFaultCausedByTheBoardPointsAtTheBoard() {

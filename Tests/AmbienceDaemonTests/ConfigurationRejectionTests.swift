@@ -9,12 +9,21 @@ import Testing
         (
             "colour = 1",
             "1: colour: unknown key; the top level takes board, state_file, control_pipe, control_mode,"
-                + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes, kiosk"
+                + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes, record,"
+                + " serve, mqtt, kiosk"
+        ),
+        (
+            "[record]\nflush_interval = 1",
+            "2: record.flush_interval: must be 10 to 86400 seconds, not 1: the record is written at most this often"
+        ),
+        (
+            "[record]\nmax_bytes = 10",
+            "2: record.max_bytes: must be a size in bytes from 100000 to 1000000000000, not 10"
         ),
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",
             "3: sensor.adress: unknown key; sensor takes kind, bus,"
-                + " address, interval, force, bh1750, tsl2561"
+                + " address, interval, force, device, bh1750, tsl2561"
         ),
         (
             "[sensor.bh1750]\ngain = '1x'",
@@ -47,10 +56,21 @@ import Testing
     }
 
     @Test(arguments: [
+        ("bus = ''", "3: sensor.bus: must not be empty"),
+        (
+            "bus = '1'",
+            "3: sensor.bus: \"1\" is a bus number: write it without quotes (bus = 1); a string names an adapter"
+        ),
+    ])
+    func aBusIsANumberOrAName(line: String, expected: String) {
+        #expect(Fixture.errors(Fixture.minimal(line + "\n")) == ["\(Self.file):\(expected)"])
+    }
+
+    @Test(arguments: [
         ("sensor = 1", "1: sensor: must be a table, not an integer"),
         ("state_file = 5\n" + Fixture.minimal(), "1: state_file: must be a string, not an integer"),
         ("[sensor]\nkind = 1750", "2: sensor.kind: must be a string, not an integer"),
-        (Fixture.minimal("bus = '1'"), "3: sensor.bus: must be an integer, not a string"),
+        (Fixture.minimal("bus = true"), "3: sensor.bus: must be an integer, not a boolean"),
         (Fixture.minimal("bus = 1.0"), "3: sensor.bus: must be an integer, not a float"),
         (Fixture.minimal("address = '0x23'"), "3: sensor.address: must be an integer, not a string"),
         (Fixture.minimal("interval = 'fast'"), "3: sensor.interval: must be a number, not a string"),
@@ -144,7 +164,7 @@ import Testing
         (
             "[sensor]\nkind = 'bh1751'",
             "2: sensor.kind: \"bh1751\" is not a sensor kind: use \"bh1750\", \"tsl2561\", \"veml7700\","
-                + " \"tsl2591\" or \"opt3001\""
+                + " \"tsl2591\", \"opt3001\" or \"iio\""
         ),
         (
             Fixture.minimal("[sensor.bh1750]\nmode = 'medium'"),
@@ -222,8 +242,8 @@ import Testing
 
     @Test func theSensorKindIsRequired() {
         let message =
-            "sensor.kind: required: the light sensor, \"bh1750\", \"tsl2561\", \"veml7700\", \"tsl2591\""
-            + " or \"opt3001\""
+            "sensor.kind: required: the light sensor, \"bh1750\", \"tsl2561\", \"veml7700\", \"tsl2591\","
+            + " \"opt3001\" or \"iio\""
         #expect(Fixture.errors("") == ["\(Self.file): \(message)"])
         #expect(Fixture.errors("# kiosk\n\n[sensor]\nbus = 1") == ["\(Self.file):3: \(message)"])
     }
@@ -325,7 +345,7 @@ import Testing
             """
             [sensor]
             kind = "bh1750"
-            bus = "one"
+            bus = 1.5
             address = 0x39
 
             [thresholds]
@@ -376,5 +396,40 @@ import Testing
         ) {
             try DaemonConfiguration.load(from: "/nowhere.toml", boardDirectories: [], files: files)
         }
+    }
+}
+
+@Suite struct IIOConfigurationTests {
+    static let file = Fixture.path
+
+    @Test func aKernelSensorIsNamedAndReadsBack() throws {
+        let configuration = try Fixture.load("[sensor]\nkind = 'iio'\ndevice = 'bh1750'\n")
+        #expect(configuration.sensor.kind == .iio && configuration.sensor.device == "bh1750")
+        #expect(configuration.tomlText.contains("[sensor]\nkind = \"iio\"\ndevice = \"bh1750\"\ninterval = "))
+        #expect(!configuration.tomlText.contains("address ="))
+        #expect(try Fixture.load(configuration.tomlText) == configuration)
+    }
+
+    @Test(arguments: [
+        (
+            "[sensor]\nkind = 'iio'\n",
+            [
+                "1: sensor.device: required with kind = \"iio\": the IIO device's name (\"bh1750\") or its directory"
+            ]
+        ),
+        (
+            "[sensor]\nkind = 'iio'\ndevice = 'bh1750'\nbus = 1\naddress = 0x23\n",
+            [
+                "4: sensor.bus: not used with kind = \"iio\": the kernel driver has the chip, and device names it",
+                "5: sensor.address: not used with kind = \"iio\": the kernel driver has the chip, and device names it",
+            ]
+        ),
+        (
+            "[sensor]\nkind = 'bh1750'\ndevice = 'bh1750'\n",
+            ["3: sensor.device: only for kind = \"iio\", not \"bh1750\""]
+        ),
+    ])
+    func refusals(text: String, expected: [String]) {
+        #expect(Fixture.errors(text) == expected.map { "\(Self.file):\($0)" })
     }
 }

@@ -15,6 +15,13 @@ import Testing
         #expect(try readBack(configuration) == configuration)
     }
 
+    @Test func aBusByAdapterNameReadsBack() throws {
+        let configuration = try Fixture.load(Fixture.minimal("bus = 'CH341 I2C USB*'\n"))
+        #expect(configuration.sensor.bus == .name("CH341 I2C USB*"))
+        #expect(configuration.tomlText.contains("bus = \"CH341 I2C USB*\"\n"))
+        #expect(try readBack(configuration) == configuration)
+    }
+
     @Test func everySettingReadsBack() throws {
         var configuration = DaemonConfiguration(
             sensor: .init(
@@ -31,6 +38,7 @@ import Testing
                 chip: "label with \"quotes\" and é", lines: [.regular: 0, .contrast: 65_535], activeLow: true),
             pipes: .init(paths: ["/run/a b", "/run/c\\d"], format: .plain, mode: 0, group: "kiosk"),
             stateFile: "/s", controlPipe: "/c", stateDirectory: "/d")
+        configuration.record = .init(persist: false, flushInterval: 12.5, maximumBytes: 123_456)
         configuration.kiosk = KioskSettings(
             pipe: "/run/wall \"kiosk\"",
             invert: Appearance(
@@ -102,6 +110,11 @@ import Testing
                 format = "json"
                 mode = 0o660
                 # group: the daemon's own
+
+                [record]
+                persist = true
+                flush_interval = 300
+                max_bytes = 50000000
 
                 [kiosk]
                 pipe = "/run/ambience/kiosk"

@@ -39,7 +39,7 @@ import Testing
         sink.poll(now: 8.1)
         #expect(
             reader.lines() == [
-                #"{"event":"current","state":"invert","previous":"regular","animated":false,"reason":"light","lux":100,"filtered":100,"time":7}"#
+                #"{"event":"current","state":"invert","previous":"regular","animated":false,"reason":"light","lux":100,"filtered":100,"time":7,"override":null,"override_remaining_s":null,"fault":false}"#
             ])
 
         sink.deliver(change(.contrast, from: .invert, at: 20))
@@ -197,6 +197,23 @@ import Testing
             ParsedLine(lines.last!)
                 == ParsedLine(#"{"event":"current","state":"\#(latest)","animated":false}"#))
         #expect(log.messages.isEmpty)
+    }
+
+    @Test func aNewReadersCurrentLineSaysTheFaultAndTheOverridesTimeLeftNow() throws {
+        let sink = try makeSink()
+        var held = change(.invert, from: .regular, at: 1, reason: .override)
+        held.override = .invert
+        held.overrideUntil = 601
+        sink.deliver(held)
+        var faultNow = fault(holding: .invert, at: 6)
+        faultNow.faulted = true
+        sink.deliver(faultNow)
+        let reader = try PipeReader(directory.file("state"))
+        defer { reader.close() }
+        sink.poll(now: 101)
+        let current = reader.lines().first ?? ""
+        #expect(current.hasPrefix(#"{"event":"current","#))
+        #expect(current.hasSuffix(#","override":"invert","override_remaining_s":500,"fault":true}"#))
     }
 
     @Test func aNewReaderIsToldOfAFaultThatHolds() throws {

@@ -102,6 +102,28 @@ import Testing
         #expect(bus.transcript == initialisation([0xCC, 0x10]) + [read[0]] + read)
     }
 
+    /// A conversion the chip aborted and retook after a jump in light finishes late: a result
+    /// waiting at the third look is taken, not thrown away by setting the chip up again.
+    @Test func aLateConversionIsTakenWhenItComes() throws {
+        let bus = ScriptedBus(
+            replies: Self.ids() + [
+                [0xCC, 0x10], [0xCC, 0x10], [0xCC, 0x10], [0xCC, 0x90], [0x00, 0x0A],
+            ])
+        let clock = ManualClock()
+        let sensor = OPT3001(bus: bus, clock: clock)
+        var progress = try sensor.measure()
+        for _ in 0..<3 {
+            guard case .pending(let deadline) = progress else { break }
+            clock.sleep(until: deadline)
+            progress = try sensor.measure()
+        }
+        guard case .reading = progress else {
+            Issue.record("no reading: \(progress)")
+            return
+        }
+        #expect(bus.transcript == initialisation([0xCC, 0x10]) + [read[0], read[0]] + read)
+    }
+
     @Test func aChipThatLostPowerIsInitialisedAgainBeforeMeasuring() throws {
         let bus = ScriptedBus(
             replies: Self.ids() + [

@@ -24,7 +24,8 @@ expect_exit() {  # expect_exit CODE COMMAND...
 valid_json_lines() {  # every line of FILE is a JSON object with the protocol's keys
     python3 - "$1" <<'PY'
 import json, re, sys
-keys = ["event", "state", "previous", "animated", "reason", "lux", "filtered", "time"]
+keys = ["event", "state", "previous", "animated", "reason", "lux", "filtered", "time",
+        "override", "override_remaining_s", "fault"]
 for number, line in enumerate(open(sys.argv[1]), 1):
     event = json.loads(line)
     assert list(event) == keys, (number, line)

@@ -35,6 +35,9 @@ fault_bound() {
 bh1750_light() { bh1750_set_lux "$1"; }                      # LUX
 tsl2561_adapter_light() { tsl2561_set_counts "${1%:*}" "${1#*:}"; }  # CH0:CH1
 tsl2561_stub_light() { tsl2561_stub_set_counts "${1%:*}" "${1#*:}" 0x39; }  # CH0:CH1
+veml7700_light() { veml7700_set_lux "$1"; }                  # LUX
+tsl2591_light() { tsl2591_set_lux "$1"; }                    # LUX
+opt3001_light() { opt3001_set_lux "$1"; }                    # LUX
 
 # The test adapter's and i2c-stub's TSL2561 counts do not follow the gain, so automatic gain
 # would read them as 16x less light: a fixed gain. 101 ms: quick, and 1.78 lx per CH0 count
@@ -51,6 +54,15 @@ TSL2561_DARK=2:0 TSL2561_INDOOR=200:20 TSL2561_SUNLIGHT=8000:800
 # the TSL2561 integrates 101 ms (the stub's data change at once).
 # shellcheck disable=SC2034
 BH1750_DELAY=1.2 TSL2561_DELAY=0.3
+# The chips the drivers range automatically, at their defaults:
+# - VEML7700: the wait for the integration under way (880 ms at most, 800 ms in dim light),
+#   then a range change's fresh integration (880 ms at most): 1.8 s.
+# - TSL2591: 100 ms integrations (112 ms waited), up to three gain switches: 0.6 s.
+# - OPT3001: 800 ms conversions. Light that outgrows the range makes the chip abort and retake
+#   the conversion under way (up to 1.6 s to a result), and the driver, looking every 0.88 s,
+#   may then find two looks without one and set the chip up again (0.88 s more): 3.5 s.
+# shellcheck disable=SC2034
+VEML7700_DELAY=1.8 TSL2591_DELAY=0.6 OPT3001_DELAY=3.5
 
 # ---- Running the daemon ----
 
@@ -88,8 +100,12 @@ seconds_since() {  # seconds_since START: prints the elapsed time, 2 decimals
 
 # Writes DIR/ambience.toml: the given sensor, the gpio-sim lines, one pipe, everything in DIR.
 # SENSOR_TABLE is TOML for [sensor.KIND] (settings the fixtures need, e.g. a fixed gain).
+# For KIND iio, BUS is the IIO device's name and ADDRESS is not used.
 daemon_config() {  # daemon_config DIR KIND BUS ADDRESS [SENSOR_TABLE]
     local dir=$1 kind=$2 bus=$3 address=$4 sensor_table=${5:-}
+    local where="bus = $bus
+address = $address"
+    [ "$kind" != iio ] || where="device = \"$bus\""
     mkdir -p "$dir"
     # The daemon may run as nobody: it reads the configuration and makes its files here.
     chmod 0755 "$RIG_WORK"
@@ -101,8 +117,7 @@ state_directory = "$dir/lib"
 
 [sensor]
 kind = "$kind"
-bus = $bus
-address = $address
+$where
 interval = $DAEMON_INTERVAL
 ${sensor_table:+[sensor.$kind]
 $sensor_table}
@@ -278,6 +293,10 @@ read_state_file() {  # read_state_file DIR
     return 0
 }
 
+within_percent() {  # within_percent PERCENT A B: |A - B| <= PERCENT % of B
+    awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
+}
+
 log_has() {  # log_has DIR EXTENDED-REGEX
     grep -Eq "$2" "$1/log"
 }
@@ -326,4 +345,66 @@ light_step() {  # light_step DIR STATE SENSOR_DELAY SET_LIGHT...
     echo "# $state announced ${took}s after the light changed (bound ${bound}s)"
     awk -v took="$took" -v bound="$bound" 'BEGIN { exit !(took <= bound) }' ||
         { echo "later than L + sensor delay"; daemon_describe "$dir"; return 1; }
+}
+
+# A whole dark → indoor → sunlight → dark run of `ambience run` on one sensor: SETTER (one of
+# the light setters above) sets each light, DELAY is the chip's own (see light_step). The state
+# follows on lines, pipe and state file; the exit sets every line off.
+light_sequence() {  # light_sequence NAME KIND BUS ADDRESS SENSOR_TABLE DELAY SETTER DARK INDOOR SUNLIGHT
+    local dir=$RIG_WORK/$1 kind=$2 bus=$3 address=$4 table=$5 delay=$6 light=$7
+    local dark=$8 indoor=$9 sunlight=${10}
+    ambience_is_built
+    "$light" "$dark" # the first sample sets the state at once, unanimated
+    daemon_config "$dir" "$kind" "$bus" "$address" "$table"
+    daemon_start "$dir"
+    eventually 5 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
+    log_has "$dir" '^<5>state none → invert \(startup, lux [0-9.]+'
+    head -1 "$dir/pipe.out" | grep -q '"state":"invert",.*"animated":false' ||
+        { echo "first line to the reader: $(head -1 "$dir/pipe.out")"; return 1; }
+    light_step "$dir" regular "$delay" "$light" "$indoor"
+    light_step "$dir" contrast "$delay" "$light" "$sunlight"
+    light_step "$dir" invert "$delay" "$light" "$dark" # a jump over the regular band
+    expect_equal "invert regular contrast invert" "$(pipe_states "$dir")" "states the reader was told"
+    # Light changing is no fault: every sample in between was valid within fault_after.
+    if pipe_has_event "$dir" fault; then echo "a fault on the way:"; daemon_describe "$dir"; return 1; fi
+    grep -q '"event":"change","state":"contrast","previous":"regular","animated":true,"reason":"light"' \
+        "$dir/pipe.out"
+    log_has "$dir" '^<5>state contrast → invert \(light, lux [0-9.]+, filtered [0-9.]+\)'
+    daemon_stop "$dir"
+    expect_equal "$(levels_for none)" "$(indicator_levels)" "lines after the exit"
+}
+
+# The held state with the fault line lit, everywhere; the pipe and log say why.
+shows_a_held_fault() {  # shows_a_held_fault DIR STATE
+    daemon_shows "$1" "$2" 1 && pipe_has_event "$1" fault &&
+        log_has "$1" "^<4>sensor fault: no valid sample for $DAEMON_FAULT_AFTER s; holding $2"
+}
+
+shows_recovered() {  # shows_recovered DIR STATE
+    daemon_shows "$1" "$2" 0 && pipe_has_event "$1" recovered &&
+        log_has "$1" "^<5>sensor recovered \\(lux [0-9.]+\\); state $2"
+}
+
+# The retry cooldown doubles while the chip stays away (0.25 s up to 8 s): the unplugged time
+# here is short, so the next attempt comes within a few seconds.
+RECOVERY_BOUND=8
+
+# The sensor unplugged from a running daemon (DIR) that shows STATE, then plugged back in:
+# a held fault, then recovered, and the reader told no other state. UNPLUG and REPLUG switch
+# the chip; CLEAR_LOG clears its write log, so the log then shows what the daemon sent since.
+unplug_and_replug() {  # unplug_and_replug DIR STATE UNPLUG REPLUG CLEAR_LOG
+    local dir=$1 state=$2 start
+    start=$(uptime_now)
+    "$3"
+    "$5" # while unplugged nothing reaches the chip, so the log shows only what follows the replug
+    eventually "$(fault_bound)" shows_a_held_fault "$dir" "$state" ||
+        { echo "no held fault within $(fault_bound)s"; daemon_describe "$dir"; return 1; }
+    echo "# fault shown after $(seconds_since "$start")s (fault_after $DAEMON_FAULT_AFTER s)"
+    start=$(uptime_now)
+    "$4"
+    eventually "$RECOVERY_BOUND" shows_recovered "$dir" "$state" ||
+        { echo "not recovered within ${RECOVERY_BOUND}s"; daemon_describe "$dir"; return 1; }
+    echo "# recovered after $(seconds_since "$start")s"
+    # Held, never guessed: the reader was told no other state.
+    expect_equal "$state" "$(pipe_states "$dir")" "states the reader was told"
 }

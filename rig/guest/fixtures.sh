@@ -4,8 +4,9 @@
 #
 # Fixtures:
 #   TSL2561_BUS     i2c-stub (SMBus only): TSL2561 register files at 0x39 and 0x49
-#   BH1750_BUS      the project's ambience-test-i2c adapter (plain I2C): a BH1750 at 0x23
-#                   and a TSL2561 at 0x39, with knobs (see rig/kmod/ambience-test-i2c)
+#   BH1750_BUS      the project's ambience-test-i2c adapter (plain I2C): a VEML7700 at 0x10,
+#                   a BH1750 at 0x23, a TSL2591 at 0x29, a TSL2561 at 0x39 and an OPT3001 at
+#                   0x44, with knobs (see rig/kmod/ambience-test-i2c)
 #   GPIO_CHIP       gpio-sim's chip, gpiochipN: 8 lines, label $GPIO_SIM_LABEL
 #   GPIO_SIM_SYSFS  /sys/devices/platform/gpio-sim.N/gpiochipN: line K's level is
 #                   $GPIO_SIM_SYSFS/sim_gpioK/value, its pull .../sim_gpioK/pull
@@ -167,6 +168,55 @@ tsl2561_replug() { test_adapter_knob tsl2561_present 1; }
 tsl2561_log() { test_adapter_knob tsl2561_log; }
 tsl2561_clear_log() { test_adapter_knob tsl2561_log clear; }
 
+# The adapter's VEML7700 at 0x10. Its linear response reads real light above 1000 lx low,
+# which the application note's correction (6.0135e-13 L^4 - 9.3924e-9 L^3 + 8.1488e-5 L^2 +
+# 1.0023 L, from 1000 lx) puts right: the knob takes the light the linear response sees, so
+# this runs the correction backwards (bisection). Between 1000 lx and the correction's 1075
+# lx at 1000 it reads 1000, as the chip would.
+veml7700_set_lux() {  # veml7700_set_lux LUX (decimals allowed)
+    test_adapter_knob veml7700_millilux "$(awk -v lux="$1" '
+        function corrected(l) { return (((6.0135e-13 * l - 9.3924e-9) * l + 8.1488e-5) * l + 1.0023) * l }
+        BEGIN {
+            linear = lux
+            if (lux > 1000) {
+                low = 1000; high = lux
+                for (i = 0; i < 100; i++) { mid = (low + high) / 2; if (corrected(mid) < lux) low = mid; else high = mid }
+                linear = (low + high) / 2
+            }
+            printf "%d", linear * 1000
+        }')"
+}
+# Unplugged it NACKs; replugged, it is shut down with every register at its power-on value.
+veml7700_unplug() { test_adapter_knob veml7700_present 0; }
+veml7700_replug() { test_adapter_knob veml7700_present 1; }
+# Write transfers, e.g. "00:01:00 03:00:00 01:ff:ff 00:00:00" (code, low byte, high byte).
+veml7700_log() { test_adapter_knob veml7700_log; }
+veml7700_clear_log() { test_adapter_knob veml7700_log clear; }
+
+# The adapter's TSL2591 at 0x29: counts follow the light through ams' formula, with C1 at
+# INFRARED_PERCENT of C0 (default 30, daylight).
+tsl2591_set_lux() {  # tsl2591_set_lux LUX [INFRARED_PERCENT]
+    test_adapter_knob tsl2591_millilux "$(awk -v lux="$1" 'BEGIN { printf "%d", lux * 1000 }')"
+    test_adapter_knob tsl2591_infrared_percent "${2:-30}"
+}
+# Unplugged it NACKs; replugged, it is off (ENABLE 0x00) at 1x and 100 ms.
+tsl2591_unplug() { test_adapter_knob tsl2591_present 0; }
+tsl2591_replug() { test_adapter_knob tsl2591_present 1; }
+# Write transfers, e.g. "a0:01 a1:10 a0:03 a0 b3" (command byte, then data).
+tsl2591_log() { test_adapter_knob tsl2591_log; }
+tsl2591_clear_log() { test_adapter_knob tsl2591_log clear; }
+
+# The adapter's OPT3001 at 0x44.
+opt3001_set_lux() {  # opt3001_set_lux LUX
+    test_adapter_knob opt3001_millilux "$(awk -v lux="$1" 'BEGIN { printf "%d", lux * 1000 }')"
+}
+# Unplugged it NACKs; replugged, it is shut down (CONFIGURATION 0xC810).
+opt3001_unplug() { test_adapter_knob opt3001_present 0; }
+opt3001_replug() { test_adapter_knob opt3001_present 1; }
+# Write transfers, e.g. "7e 7f 01:cc:10 01 00" (pointer, then the word most significant first).
+opt3001_log() { test_adapter_knob opt3001_log; }
+opt3001_clear_log() { test_adapter_knob opt3001_log clear; }
+
 # ---- gpio-sim ----
 
 # The level of line K as the simulator sees it: what a consumer drives while it holds the
@@ -282,7 +332,7 @@ as_user() {  # as_user [GID[,GID...]] -- COMMAND...
 rig_describe_fixtures() {
     echo "kernel $(uname -r), guest uptime $(cut -d' ' -f1 /proc/uptime)s"
     echo "TSL2561_BUS=$TSL2561_BUS ($STUB_ADAPTER_NAME, TSL2561 at $STUB_ADDRESSES)"
-    echo "BH1750_BUS=$BH1750_BUS ($TEST_ADAPTER_NAME, BH1750 at 0x23, TSL2561 at 0x39)"
+    echo "BH1750_BUS=$BH1750_BUS ($TEST_ADAPTER_NAME, VEML7700 at 0x10, BH1750 at 0x23, TSL2591 at 0x29, TSL2561 at 0x39, OPT3001 at 0x44)"
     echo "GPIO_CHIP=$GPIO_CHIP ($GPIO_SIM_LABEL, $GPIO_SIM_LINES lines)"
     echo "GPIO_SIM_SYSFS=$GPIO_SIM_SYSFS"
     echo "GPIOD_TOOLS=$GPIOD_TOOLS ($(gpioinfo --version | head -n 1))"

@@ -12,10 +12,10 @@ i2c_dev_shows_both_buses() {
 }
 
 # i2cdetect prints the address in the grid where a chip acknowledges, "--" elsewhere.
-i2cdetect_sees_the_bh1750_on_the_test_adapter() {
+i2cdetect_sees_the_chips_on_the_test_adapter() {
     i2cdetect -F "$BH1750_BUS" | grep -q '^I2C  *yes'
     i2cdetect -y "$BH1750_BUS" >"$RIG_WORK/grid"
-    expect_equal "23 39" "$(acknowledged_addresses <"$RIG_WORK/grid")" "addresses found"
+    expect_equal "10 23 29 39 44" "$(acknowledged_addresses <"$RIG_WORK/grid")" "addresses found"
 }
 
 # The cells of an i2cdetect grid that are neither "--" nor blank, on one line.
@@ -74,6 +74,62 @@ tsl2561_on_the_test_adapter_integrates() {
     grep -q '80:03' <<<"$(tsl2561_log)"
 }
 
+# The VEML7700 through SMBus word data (low byte first): ID, then powered on at 1x and
+# 100 ms (0.0672 lx a count), ALS after an integration; unplugged it NACKs, replugged it is
+# shut down again with ALS 0.
+veml7700_on_the_test_adapter_integrates() {
+    veml7700_set_lux 100
+    expect_equal 0xc481 "$(i2cget -y "$BH1750_BUS" 0x10 0x07 w)" "ID"
+    expect_equal 0x0001 "$(i2cget -y "$BH1750_BUS" 0x10 0x00 w)" "ALS_CONF_0 at power-on"
+    veml7700_clear_log
+    i2cset -y "$BH1750_BUS" 0x10 0x00 0x0000 w
+    expect_equal 00:00:00 "$(veml7700_log)" "writes logged"
+    sleep 0.15
+    expect_equal 0x05d0 "$(i2cget -y "$BH1750_BUS" 0x10 0x04 w)" "ALS: 100 lx / 0.0672"
+    veml7700_unplug
+    if i2cget -y "$BH1750_BUS" 0x10 0x04 w; then echo "an unplugged VEML7700 answered"; return 1; fi
+    veml7700_replug
+    expect_equal 0x0001 "$(i2cget -y "$BH1750_BUS" 0x10 0x00 w)" "ALS_CONF_0 after replug"
+    expect_equal 0x0000 "$(i2cget -y "$BH1750_BUS" 0x10 0x04 w)" "ALS after replug"
+}
+
+# The TSL2591 through command bytes 0xA0|register: ID, then at 25x and 600 ms (36.8 counts a
+# lux), 100 lx with C1 at 30 % of C0 gives C0 = 100 x 36.8 / 0.7^2 = 7503, C1 = 2250, and
+# AVALID, after an integration. SRESET (CONTROL bit 7) is a power-on reset.
+tsl2591_on_the_test_adapter_integrates() {
+    tsl2591_set_lux 100 30
+    expect_equal 0x50 "$(i2cget -y "$BH1750_BUS" 0x29 0xb2 b)" "ID"
+    i2cset -y "$BH1750_BUS" 0x29 0xa1 0x15 b
+    i2cset -y "$BH1750_BUS" 0x29 0xa0 0x03 b
+    expect_equal 0x00 "$(i2cget -y "$BH1750_BUS" 0x29 0xb3 b)" "STATUS before an integration"
+    sleep 0.7
+    expect_equal 0x01 "$(i2cget -y "$BH1750_BUS" 0x29 0xb3 b)" "STATUS: AVALID"
+    expect_equal 0x1d4f "$(i2cget -y "$BH1750_BUS" 0x29 0xb4 w)" "C0DATA"
+    expect_equal 0x08ca "$(i2cget -y "$BH1750_BUS" 0x29 0xb6 w)" "C1DATA"
+    i2cset -y "$BH1750_BUS" 0x29 0xa1 0x80 b
+    expect_equal 0x00 "$(i2cget -y "$BH1750_BUS" 0x29 0xa0 b)" "ENABLE after SRESET"
+}
+
+# The OPT3001 through plain transfers (registers most significant byte first): IDs, then
+# automatic range at 100 ms. 100 lx needs range 2 (163.8 lx): the first conversion, begun in
+# range 0, is retaken there, so a result comes after two conversions: 2500 counts of 0.04 lx
+# (at 100 ms no finer than 0.08 lx), with CRF, which the read clears.
+opt3001_on_the_test_adapter_converts() {
+    opt3001_set_lux 100
+    # (i2ctransfer prints each read on a line of its own.)
+    expect_equal "0x54 0x49 0x30 0x01" \
+        "$(i2ctransfer -y "$BH1750_BUS" w1@0x44 0x7e r2 w1@0x44 0x7f r2 | paste -sd ' ')" "manufacturer and device IDs"
+    expect_equal "0xc8 0x10" "$(i2ctransfer -y "$BH1750_BUS" w1@0x44 0x01 r2)" "CONFIGURATION at power-on"
+    i2ctransfer -y "$BH1750_BUS" w3@0x44 0x01 0xc2 0x10 # automatic, 100 ms, single-shot
+    sleep 0.3
+    expect_equal "0xc0 0x90" "$(i2ctransfer -y "$BH1750_BUS" w1@0x44 0x01 r2)" "CONFIGURATION: CRF, back to shut-down"
+    expect_equal "0xc0 0x10" "$(i2ctransfer -y "$BH1750_BUS" w1@0x44 0x01 r2)" "CRF cleared by the read"
+    expect_equal "0x29 0xc4" "$(i2ctransfer -y "$BH1750_BUS" w1@0x44 0x00 r2)" "RESULT: E 2, 2500 counts"
+    opt3001_unplug
+    opt3001_replug
+    expect_equal "0x00 0x00" "$(i2ctransfer -y "$BH1750_BUS" w1@0x44 0x00 r2)" "RESULT after replug"
+}
+
 # Unplugged: the address is not acknowledged (ENXIO). Plugged back in: a power-on reset, so
 # reads give 0 until a driver powers it on and starts a measurement again.
 bh1750_unplug_nacks_and_replug_resets() {
@@ -83,7 +139,7 @@ bh1750_unplug_nacks_and_replug_resets() {
     expect_exit 1 i2ctransfer -y "$BH1750_BUS" r2@0x23
     grep -q 'No such device or address' "$RIG_WORK/err"
     ! i2cget -y "$BH1750_BUS" 0x23
-    expect_equal 39 "$(i2cdetect -y "$BH1750_BUS" | acknowledged_addresses)" "addresses found"
+    expect_equal "10 29 39 44" "$(i2cdetect -y "$BH1750_BUS" | acknowledged_addresses)" "addresses found"
     bh1750_replug
     bh1750_clear_log
     expect_equal "0x00 0x00" "$(i2ctransfer -y "$BH1750_BUS" r2@0x23)" "counts after replug"
@@ -138,12 +194,15 @@ devices_open_for_their_group_only() {
 }
 
 check "i2c-dev shows both buses" i2c_dev_shows_both_buses
-check "i2cdetect sees the BH1750 (and TSL2561) on the test adapter" i2cdetect_sees_the_bh1750_on_the_test_adapter
+check "i2cdetect sees the five chips on the test adapter" i2cdetect_sees_the_chips_on_the_test_adapter
 check "BH1750 plain read gives the knob's counts" bh1750_plain_read_gives_the_knob_counts
 check "BH1750 counts follow lux and MTreg" bh1750_counts_follow_lux_and_mtreg
 check "TSL2561 ID reads back on i2c-stub (SMBus byte-data)" tsl2561_id_reads_back_on_i2c_stub
 check "TSL2561 on the test adapter integrates and saturates" tsl2561_on_the_test_adapter_integrates
 check "BH1750 unplugged NACKs (ENXIO), replugged resets" bh1750_unplug_nacks_and_replug_resets
+check "VEML7700 on the test adapter: ID, integrates, unplug NACKs, replug resets" veml7700_on_the_test_adapter_integrates
+check "TSL2591 on the test adapter: ID, integrates with gain, AVALID, SRESET" tsl2591_on_the_test_adapter_integrates
+check "OPT3001 on the test adapter: IDs, automatic range retaken, CRF, RESULT" opt3001_on_the_test_adapter_converts
 check "gpioset drives a gpio-sim line while held" gpioset_drives_a_gpio_sim_line
 check "gpio-sim pull drives an input" gpio_sim_pull_drives_an_input
 check "an unprivileged user opens the devices only with their group" devices_open_for_their_group_only

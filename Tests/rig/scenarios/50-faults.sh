@@ -4,39 +4,6 @@
 # powered down with its settings lost, the daemon initialises it again (the adapter's write log
 # shows it) and reports it recovered.
 
-# The held state with the fault line lit, everywhere; the pipe and log say why.
-shows_a_held_fault() {  # shows_a_held_fault DIR STATE
-    daemon_shows "$1" "$2" 1 && pipe_has_event "$1" fault &&
-        log_has "$1" "^<4>sensor fault: no valid sample for $DAEMON_FAULT_AFTER s; holding $2"
-}
-
-shows_recovered() {  # shows_recovered DIR STATE
-    daemon_shows "$1" "$2" 0 && pipe_has_event "$1" recovered &&
-        log_has "$1" "^<5>sensor recovered \\(lux [0-9.]+\\); state $2"
-}
-
-# The retry cooldown doubles while the chip stays away (0.25 s up to 8 s): the unplugged time
-# here is short, so the next attempt comes within a few seconds.
-RECOVERY_BOUND=8
-
-# UNPLUG and REPLUG switch the chip; LOG prints its write log, CLEAR_LOG clears it.
-unplug_and_replug() {  # unplug_and_replug DIR STATE UNPLUG REPLUG CLEAR_LOG
-    local dir=$1 state=$2 start
-    start=$(uptime_now)
-    "$3"
-    "$5" # while unplugged nothing reaches the chip, so the log shows only what follows the replug
-    eventually "$(fault_bound)" shows_a_held_fault "$dir" "$state" ||
-        { echo "no held fault within $(fault_bound)s"; daemon_describe "$dir"; return 1; }
-    echo "# fault shown after $(seconds_since "$start")s (fault_after $DAEMON_FAULT_AFTER s)"
-    start=$(uptime_now)
-    "$4"
-    eventually "$RECOVERY_BOUND" shows_recovered "$dir" "$state" ||
-        { echo "not recovered within ${RECOVERY_BOUND}s"; daemon_describe "$dir"; return 1; }
-    echo "# recovered after $(seconds_since "$start")s"
-    # Held, never guessed: the reader was told no other state.
-    expect_equal "$state" "$(pipe_states "$dir")" "states the reader was told"
-}
-
 bh1750_unplugged_then_back() {
     local dir=$RIG_WORK/fault-bh1750
     ambience_is_built

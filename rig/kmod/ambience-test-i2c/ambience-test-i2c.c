@@ -4,31 +4,71 @@
  *
  * Why it exists: i2c-stub speaks SMBus only, and a BH1750 is read with a plain
  * two-byte read, which i2c-stub refuses. This adapter does real transfers
- * (I2C_FUNC_I2C; the i2c core emulates SMBus on top) and emulates two chips as
- * their datasheets describe them:
+ * (I2C_FUNC_I2C; the i2c core emulates SMBus on top) and emulates the chips
+ * Ambience drives, as their datasheets describe them:
  *
+ *   VEML7700 at 0x10 command code 0x00-0x07 selects a 16-bit register, low
+ *                    byte first (a write is [code, low, high]); ALS_CONF_0
+ *                    ALS_SD, ALS_IT and ALS_GAIN; ALS (0x04) refreshed by
+ *                    each integration (25 to 800 ms) while on; ID 0xC481.
+ *                    Power-on: ALS_CONF_0 0x0001 (shut down), others 0.
  *   BH1750 at 0x23   one opcode per write; a read returns the data register,
  *                    high byte first; a measurement completes after its
  *                    measurement time (120 ms H-res/H-res2, 16 ms L-res, both
  *                    x MTreg/69), so a driver must wait it out.
+ *   TSL2591 at 0x29  command byte 0xA0|reg (CMD, normal transaction; 0xE0|x
+ *                    special functions accepted), auto-incrementing; ENABLE
+ *                    (PON|AEN runs the ALS), CONTROL (AGAIN, ATIME: 100 to
+ *                    600 ms; SRESET), ID 0x50, STATUS (AVALID), C0DATA and
+ *                    C1DATA refreshed by each integration, clamped to its full
+ *                    scale (37888 at 100 ms, else 65535).
  *   TSL2561 at 0x39  command byte (CMD bit 0x80, register in the low nibble),
  *                    CONTROL, TIMING, ID 0x50 (T/FN/CL rev 0), channel data
  *                    refreshed by each completed integration.
+ *   OPT3001 at 0x44  a pointer byte selects a 16-bit register, most significant
+ *                    byte first; CONFIGURATION (power-on 0xC810) with RN
+ *                    (0b1100: automatic full-scale, a conversion retaken when
+ *                    the light outgrew the last range), CT 100/800 ms, M
+ *                    (single-shot, continuous), OVF, CRF (cleared by reading or
+ *                    writing CONFIGURATION); RESULT exponent and mantissa (lux
+ *                    = 0.01 x 2^E x R, no finer than 0.08 lx at 100 ms); LOW
+ *                    and HIGH LIMIT; IDs 0x5449 (0x7E) and 0x3001 (0x7F). No
+ *                    comparator or INT pin.
+ * (0x29 is a TSL2561 address too: this adapter's TSL2561 is at 0x39 only.)
  *
  * Knobs, in /sys/module/ambience_test_i2c/parameters/:
- *   bh1750_present, tsl2561_present  1 plugged in, 0 unplugged: every transfer
+ *   CHIP_present                     1 plugged in, 0 unplugged: every transfer
  *                                    to the chip NACKs (-ENXIO). Plugging back
- *                                    in is a power-on reset, as on real hardware.
+ *                                    in is a power-on reset, as on real
+ *                                    hardware. CHIP: bh1750, tsl2561,
+ *                                    veml7700, tsl2591, opt3001.
  *   bh1750_millilux                  the light the BH1750 sees, in millilux
  *   bh1750_counts                    -1 (default): counts follow the light;
  *                                    otherwise every measurement yields these
  *   tsl2561_ch0, tsl2561_ch1         counts each integration yields (clamped
  *                                    to the integration's full scale)
- *   bh1750_log, tsl2561_log          recent write transfers, oldest first, one
+ *   veml7700_millilux                the light as the VEML7700's linear
+ *                                    response sees it: 0.0042 lx a count at 2x
+ *                                    and 800 ms. Above 1000 lx a real chip
+ *                                    reads low (the application note's
+ *                                    correction): the rig's veml7700_set_lux
+ *                                    runs the correction backwards.
+ *   tsl2591_millilux                 the light the TSL2591 sees: counts follow
+ *                                    it through ams' lux formula run backwards
+ *                                    (counts a lux: ms x gain / 408, gains 1,
+ *                                    25, 428, 9876)
+ *   tsl2591_infrared_percent         C1 as a share of C0, 0 to 99 (default 30,
+ *                                    daylight)
+ *   opt3001_millilux                 the light the OPT3001 sees
+ *   CHIP_log                         recent write transfers, oldest first, one
  *                                    word per transfer, bytes joined by ':'
  *                                    (e.g. "01 07 10", "80:03 8a"); writing
  *                                    anything clears the log
  *   bh1750_mtreg (read-only)         the MTreg as last written
+ *   nr (load time only)              -1 (default): the next free bus number;
+ *                                    otherwise this one, so that a reload can
+ *                                    bring the bus back under another number,
+ *                                    as a USB adapter replugged does
  */
 #include <linux/i2c.h>
 #include <linux/kernel.h>
@@ -326,23 +366,537 @@ static int tsl2561_transfer(struct i2c_msg *msg)
 	return 0;
 }
 
-/* ---- Presence: unplugging NACKs, plugging back in resets the chip. ---- */
+/*
+ * ---- Continuous integration (VEML7700, TSL2591) ----
+ *
+ * Once switched on, these chips integrate without pause, one integration after
+ * another. A new timing or gain applies from the next integration: the one
+ * under way finishes with the settings it started with.
+ */
+
+struct integration {
+	ktime_t start;		/* when the integration under way began */
+	u16 setting;		/* the configuration it runs with */
+};
+
+static void integration_restart(struct integration *it, u16 setting)
+{
+	it->start = ktime_get();
+	it->setting = setting;
+}
+
+/*
+ * Moves on to now with current as the configuration register; duration_us()
+ * gives an integration's length for a configuration (0: it does not
+ * integrate). True when an integration ended since the last call; *used is
+ * then the configuration of the last one that ended.
+ */
+static bool integration_complete(struct integration *it, u16 current_setting,
+				 unsigned int (*duration_us)(u16), u16 *used)
+{
+	unsigned int first = duration_us(it->setting), next;
+	s64 elapsed_us = ktime_us_delta(ktime_get(), it->start);
+
+	if (!first || elapsed_us < first)
+		return false;
+	*used = it->setting;
+	it->start = ktime_add_us(it->start, first);
+	elapsed_us -= first;
+	it->setting = current_setting;
+	next = duration_us(current_setting);
+	if (next && elapsed_us >= next) {
+		*used = current_setting;
+		it->start = ktime_add_us(it->start,
+					 elapsed_us - elapsed_us % next);
+	}
+	return true;
+}
+
+/* ---- VEML7700 ---- */
+
+#define VEML7700_ADDR 0x10
+#define VEML_CONF 0x0
+#define VEML_ALS 0x4
+#define VEML_WHITE 0x5
+#define VEML_ID 0x7
+#define VEML_SHUT_DOWN 0x0001
+
+static struct {
+	u16 regs[8];
+	u8 selected;
+	struct integration integration;
+} veml;
+
+static bool veml7700_present = true;
+static int veml7700_millilux = 100000;
+module_param(veml7700_millilux, int, 0644);
+static struct write_log veml7700_log;
+module_param_cb(veml7700_log, &log_ops, &veml7700_log, 0644);
+
+static void veml7700_power_on_reset(void)
+{
+	memset(veml.regs, 0, sizeof(veml.regs));
+	veml.regs[VEML_CONF] = VEML_SHUT_DOWN;
+	veml.regs[VEML_ID] = 0xc481;	/* device 0x81, address option 0xC4 */
+	veml.selected = 0;
+	integration_restart(&veml.integration, veml.regs[VEML_CONF]);
+}
+
+/* ALS_IT, bits 9:6, is not in order of time; undefined codes integrate nothing. */
+static unsigned int veml7700_integration_us(u16 conf)
+{
+	switch (conf >> 6 & 0xf) {
+	case 0xc: return 25000;
+	case 0x8: return 50000;
+	case 0x0: return 100000;
+	case 0x1: return 200000;
+	case 0x2: return 400000;
+	case 0x3: return 800000;
+	default: return 0;
+	}
+}
+
+/* ALS_GAIN, bits 12:11, in eighths: 1x, 2x, 1/8, 1/4. */
+static unsigned int veml7700_gain_eighths(u16 conf)
+{
+	static const unsigned int eighths[] = { 8, 16, 1, 2 };
+
+	return eighths[conf >> 11 & 0x3];
+}
+
+/*
+ * 0.0042 lx a count at gain 2x and 800 ms, inversely proportional to gain and
+ * integration time: counts = millilux x eighths x ms / 53760.
+ */
+static u16 veml7700_counts(u16 conf)
+{
+	u64 counts = div_u64((u64)max(veml7700_millilux, 0) *
+			     veml7700_gain_eighths(conf) *
+			     (veml7700_integration_us(conf) / 1000), 53760);
+
+	return min_t(u64, counts, 0xffff);
+}
+
+static void veml7700_integrate(void)
+{
+	u16 used, counts;
+
+	if (veml.regs[VEML_CONF] & VEML_SHUT_DOWN)
+		return;
+	if (!integration_complete(&veml.integration, veml.regs[VEML_CONF],
+				  veml7700_integration_us, &used))
+		return;
+	counts = veml7700_counts(used);
+	veml.regs[VEML_ALS] = counts;
+	/* WHITE sees more of the spectrum; nothing reads it. */
+	veml.regs[VEML_WHITE] = min_t(u32, counts * 3 / 2, 0xffff);
+}
+
+static void veml7700_write_register(unsigned int reg, u16 value)
+{
+	bool was_shut_down = veml.regs[VEML_CONF] & VEML_SHUT_DOWN;
+
+	if (reg > 0x3)
+		return;		/* read-only */
+	veml.regs[reg] = value;
+	if (reg == VEML_CONF && was_shut_down && !(value & VEML_SHUT_DOWN))
+		integration_restart(&veml.integration, value);
+}
+
+/* A command code alone selects a register; with a word, low byte first, writes it. */
+static int veml7700_transfer(struct i2c_msg *msg)
+{
+	u16 value;
+	int i;
+
+	veml7700_integrate();
+	if (msg->flags & I2C_M_RD) {
+		value = veml.regs[veml.selected];
+		for (i = 0; i < msg->len; i++)
+			msg->buf[i] = i == 0 ? value & 0xff :
+				      i == 1 ? value >> 8 : 0xff;
+		return 0;
+	}
+	if (!msg->len)
+		return 0;
+	log_write(&veml7700_log, msg->buf, msg->len);
+	if (msg->buf[0] > 0x7 || (msg->len != 1 && msg->len != 3))
+		return -EREMOTEIO;	/* no such command code; registers take a word */
+	veml.selected = msg->buf[0];
+	if (msg->len == 3)
+		veml7700_write_register(veml.selected,
+					msg->buf[1] | msg->buf[2] << 8);
+	return 0;
+}
+
+/* ---- TSL2591 ---- */
+
+#define TSL2591_ADDR 0x29
+#define TSL2591_ENABLE 0x00
+#define TSL2591_CONTROL 0x01
+#define TSL2591_ID 0x12
+#define TSL2591_STATUS 0x13
+#define TSL2591_C0DATA 0x14
+#define TSL2591_PON_AEN 0x03
+#define TSL2591_AVALID 0x01
+
+static struct {
+	u8 regs[0x20];
+	u8 selected;
+	struct integration integration;
+} tsl2591;
+
+static bool tsl2591_present = true;
+static int tsl2591_millilux = 100000;
+module_param(tsl2591_millilux, int, 0644);
+static int tsl2591_infrared_percent = 30;
+module_param(tsl2591_infrared_percent, int, 0644);
+static struct write_log tsl2591_log;
+module_param_cb(tsl2591_log, &log_ops, &tsl2591_log, 0644);
+
+static void tsl2591_power_on_reset(void)
+{
+	memset(tsl2591.regs, 0, sizeof(tsl2591.regs));
+	tsl2591.regs[TSL2591_ID] = 0x50;	/* CONTROL 0x00: gain 1x, 100 ms */
+	tsl2591.selected = 0;
+	integration_restart(&tsl2591.integration, 0);
+}
+
+static bool tsl2591_running(void)
+{
+	return (tsl2591.regs[TSL2591_ENABLE] & TSL2591_PON_AEN) == TSL2591_PON_AEN;
+}
+
+/* ATIME, CONTROL bits 2:0: (ATIME + 1) x 100 ms; 6 and 7 are reserved. */
+static unsigned int tsl2591_integration_us(u16 control)
+{
+	unsigned int atime = control & 0x7;
+
+	return atime <= 5 ? (atime + 1) * 100000 : 0;
+}
+
+static void tsl2591_store(unsigned int reg, u64 counts, u16 full_scale)
+{
+	counts = min_t(u64, counts, full_scale);
+	tsl2591.regs[reg] = counts & 0xff;
+	tsl2591.regs[reg + 1] = counts >> 8;
+}
+
+/*
+ * ams' lux formula run backwards: lux = (C0 - C1)(1 - C1/C0) / CPL with
+ * CPL = ms x gain / 408 (gains 1, 25, 428, 9876), so for C1 = r C0,
+ * C0 = lux x CPL / (1 - r)^2.
+ */
+static void tsl2591_convert(u16 control)
+{
+	static const u64 gains[] = { 1, 25, 428, 9876 };
+	unsigned int ms = tsl2591_integration_us(control) / 1000;
+	unsigned int percent = clamp(tsl2591_infrared_percent, 0, 99);
+	u16 full_scale = ms == 100 ? 37888 : 65535;
+	u64 scaled, channel0;
+
+	scaled = (u64)max(tsl2591_millilux, 0) * ms * gains[control >> 4 & 0x3];
+	if (scaled > U64_MAX / 10000)
+		channel0 = U64_MAX / 100;	/* far beyond full scale */
+	else
+		channel0 = div64_u64(scaled * 10000, 408000ULL *
+				     (100 - percent) * (100 - percent));
+	tsl2591_store(TSL2591_C0DATA, channel0, full_scale);
+	tsl2591_store(TSL2591_C0DATA + 2, div_u64(channel0 * percent, 100),
+		      full_scale);
+	tsl2591.regs[TSL2591_STATUS] |= TSL2591_AVALID;
+}
+
+static void tsl2591_integrate(void)
+{
+	u16 used;
+
+	if (tsl2591_running() &&
+	    integration_complete(&tsl2591.integration,
+				 tsl2591.regs[TSL2591_CONTROL],
+				 tsl2591_integration_us, &used))
+		tsl2591_convert(used);
+}
+
+static void tsl2591_write_register(unsigned int reg, u8 value)
+{
+	bool was_running = tsl2591_running();
+
+	switch (reg) {
+	case TSL2591_ENABLE:
+		tsl2591.regs[reg] = value & 0xd3;
+		if (!was_running && tsl2591_running())
+			integration_restart(&tsl2591.integration,
+					    tsl2591.regs[TSL2591_CONTROL]);
+		if (!(value & 0x02))	/* AEN off: no valid data */
+			tsl2591.regs[TSL2591_STATUS] &= ~TSL2591_AVALID;
+		break;
+	case TSL2591_CONTROL:
+		if (value & 0x80)	/* SRESET */
+			tsl2591_power_on_reset();
+		else
+			tsl2591.regs[reg] = value & 0x37;
+		break;
+	case 0x04 ... 0x0c:	/* interrupt thresholds, persistence */
+		tsl2591.regs[reg] = value;
+		break;
+	default:		/* read-only */
+		break;
+	}
+}
+
+/*
+ * A command byte first: CMD (0x80) set, TRANSACTION (bits 6:5) 01 selects a
+ * register (bits 4:0), which auto-increments; 11 is a special function
+ * (interrupt clears: no interrupt state is emulated); 00 and 10 are reserved.
+ */
+static int tsl2591_transfer(struct i2c_msg *msg)
+{
+	u8 command;
+	int i;
+
+	tsl2591_integrate();
+	if (msg->flags & I2C_M_RD) {
+		for (i = 0; i < msg->len; i++)
+			msg->buf[i] = tsl2591.regs[tsl2591.selected++ & 0x1f];
+		return 0;
+	}
+	if (!msg->len)
+		return 0;
+	log_write(&tsl2591_log, msg->buf, msg->len);
+	command = msg->buf[0];
+	if (!(command & 0x80))
+		return -EREMOTEIO;
+	switch (command >> 5 & 0x3) {
+	case 0x1:
+		tsl2591.selected = command & 0x1f;
+		for (i = 1; i < msg->len; i++)
+			tsl2591_write_register(tsl2591.selected++ & 0x1f,
+					       msg->buf[i]);
+		return 0;
+	case 0x3:
+		return msg->len == 1 ? 0 : -EREMOTEIO;
+	default:
+		return -EREMOTEIO;
+	}
+}
+
+/* ---- OPT3001 ---- */
+
+#define OPT3001_ADDR 0x44
+#define OPT_RESULT 0x00
+#define OPT_CONFIG 0x01
+#define OPT_LOW_LIMIT 0x02
+#define OPT_HIGH_LIMIT 0x03
+#define OPT_MANUFACTURER_ID 0x7e
+#define OPT_DEVICE_ID 0x7f
+#define OPT_RN_AUTOMATIC 0xc
+#define OPT_CT_800MS 0x0800
+#define OPT_MODE 0x0600
+#define OPT_MODE_SINGLE_SHOT 0x0200
+#define OPT_OVF 0x0100
+#define OPT_CRF 0x0080
+#define OPT_FLAGS 0x0060	/* FH and FL: read-only, no comparator emulated */
+
+static struct {
+	u16 config;
+	u16 result;
+	u16 low_limit;
+	u16 high_limit;
+	u8 pointer;
+	ktime_t start;		/* when the conversion under way began */
+	bool retaking;		/* the conversion under way was aborted and retaken */
+	u8 last_exponent;	/* the range automatic full-scale last chose */
+} opt;
+
+static bool opt3001_present = true;
+static int opt3001_millilux = 100000;
+module_param(opt3001_millilux, int, 0644);
+static struct write_log opt3001_log;
+module_param_cb(opt3001_log, &log_ops, &opt3001_log, 0644);
+
+static void opt3001_power_on_reset(void)
+{
+	opt.config = 0xc810;	/* automatic range, 800 ms, shut down, latched */
+	opt.result = 0;
+	opt.low_limit = 0;
+	opt.high_limit = 0xbfff;
+	opt.pointer = 0;
+	opt.retaking = false;
+	opt.last_exponent = 0;
+}
+
+/* 0.01 lx x 2^E a count: in millilux, 10 << E. */
+static u64 opt3001_millilux_per_count(unsigned int exponent)
+{
+	return 10ULL << exponent;
+}
+
+/* The most sensitive range whose 4095 counts hold the light; 11 beyond that. */
+static unsigned int opt3001_fitting_exponent(u64 millilux)
+{
+	unsigned int exponent;
+
+	for (exponent = 0; exponent < 11; exponent++)
+		if (millilux <= opt3001_millilux_per_count(exponent) * 4095)
+			break;
+	return exponent;
+}
+
+/* At 100 ms the result is no finer than 0.08 lx, whatever the range. */
+static void opt3001_store(u64 millilux, unsigned int exponent)
+{
+	u64 unit = opt3001_millilux_per_count(exponent);
+	u64 counts = div64_u64(millilux, unit);
+
+	if (!(opt.config & OPT_CT_800MS) && unit < 80)
+		counts = div64_u64(millilux, 80) * div64_u64(80, unit);
+	opt.result = exponent << 12 | min_t(u64, counts, 0xfff);
+	opt.config &= ~OPT_OVF;
+	opt.config |= (counts > 0xfff ? OPT_OVF : 0) | OPT_CRF;
+}
+
+/*
+ * Completes the conversions that ended by now. With automatic full-scale,
+ * light that outgrew the previous conversion's range aborts the conversion,
+ * which is taken again in a range that holds it: it ends a conversion later.
+ */
+static void opt3001_convert(void)
+{
+	unsigned int duration_us = opt.config & OPT_CT_800MS ? 800000 : 100000;
+	u64 millilux = max(opt3001_millilux, 0);
+	unsigned int exponent, rn;
+	s64 elapsed_us;
+
+	if (!(opt.config & OPT_MODE))
+		return;
+	elapsed_us = ktime_us_delta(ktime_get(), opt.start);
+	if (elapsed_us > 4LL * duration_us)	/* only the last few can matter */
+		opt.start = ktime_add_us(opt.start, elapsed_us -
+					 elapsed_us % duration_us -
+					 2LL * duration_us);
+	while ((opt.config & OPT_MODE) &&
+	       ktime_us_delta(ktime_get(), opt.start) >= duration_us) {
+		opt.start = ktime_add_us(opt.start, duration_us);
+		rn = opt.config >> 12;
+		if (rn == OPT_RN_AUTOMATIC) {
+			exponent = opt3001_fitting_exponent(millilux);
+			if (exponent > opt.last_exponent && !opt.retaking) {
+				opt.retaking = true;
+				opt.last_exponent = exponent;
+				continue;
+			}
+			opt.last_exponent = exponent;
+		} else {
+			exponent = min(rn, 11U);
+		}
+		opt.retaking = false;
+		opt3001_store(millilux, exponent);
+		if ((opt.config & OPT_MODE) == OPT_MODE_SINGLE_SHOT)
+			opt.config &= ~OPT_MODE;
+	}
+}
+
+static u16 opt3001_read_register(u8 pointer)
+{
+	u16 value;
+
+	switch (pointer) {
+	case OPT_RESULT:
+		return opt.result;
+	case OPT_CONFIG:
+		value = opt.config;
+		opt.config &= ~OPT_CRF;	/* a read clears CRF */
+		return value;
+	case OPT_LOW_LIMIT:
+		return opt.low_limit;
+	case OPT_HIGH_LIMIT:
+		return opt.high_limit;
+	case OPT_MANUFACTURER_ID:
+		return 0x5449;	/* "TI" */
+	case OPT_DEVICE_ID:
+		return 0x3001;
+	default:
+		return 0xffff;
+	}
+}
+
+static void opt3001_write_register(u8 pointer, u16 value)
+{
+	switch (pointer) {
+	case OPT_CONFIG:
+		/* OVF, CRF, FH and FL are read-only; a write clears CRF. */
+		opt.config = (value & ~(OPT_OVF | OPT_CRF | OPT_FLAGS)) |
+			     (opt.config & OPT_FLAGS);
+		if (opt.config & OPT_MODE) {	/* a conversion starts at once */
+			opt.start = ktime_get();
+			opt.retaking = false;
+		}
+		break;
+	case OPT_LOW_LIMIT:
+		opt.low_limit = value;
+		break;
+	case OPT_HIGH_LIMIT:
+		opt.high_limit = value;
+		break;
+	default:		/* read-only */
+		break;
+	}
+}
+
+/* A pointer byte, then optionally a word, most significant byte first. */
+static int opt3001_transfer(struct i2c_msg *msg)
+{
+	u16 value;
+	int i;
+
+	opt3001_convert();
+	if (msg->flags & I2C_M_RD) {
+		value = opt3001_read_register(opt.pointer);
+		for (i = 0; i < msg->len; i++)
+			msg->buf[i] = i % 2 ? value & 0xff : value >> 8;
+		return 0;
+	}
+	if (!msg->len)
+		return 0;
+	log_write(&opt3001_log, msg->buf, msg->len);
+	if (msg->len != 1 && msg->len != 3)
+		return -EREMOTEIO;	/* registers take a word */
+	opt.pointer = msg->buf[0];
+	if (msg->len == 3)
+		opt3001_write_register(opt.pointer,
+				       msg->buf[1] << 8 | msg->buf[2]);
+	return 0;
+}
+
+/* ---- The chips, and their presence: unplugging NACKs, plugging back in resets. ---- */
+
+static const struct chip {
+	u16 address;
+	bool *present;
+	void (*power_on_reset)(void);
+	int (*transfer)(struct i2c_msg *msg);
+} chips[] = {
+	{ VEML7700_ADDR, &veml7700_present, veml7700_power_on_reset, veml7700_transfer },
+	{ BH1750_ADDR, &bh1750_present, bh1750_power_on_reset, bh1750_transfer },
+	{ TSL2591_ADDR, &tsl2591_present, tsl2591_power_on_reset, tsl2591_transfer },
+	{ TSL2561_ADDR, &tsl2561_present, tsl2561_power_on_reset, tsl2561_transfer },
+	{ OPT3001_ADDR, &opt3001_present, opt3001_power_on_reset, opt3001_transfer },
+};
 
 static int present_set(const char *val, const struct kernel_param *kp)
 {
 	bool *present = kp->arg;
 	bool was_present;
+	unsigned int i;
 	int err;
 
 	mutex_lock(&chips_lock);
 	was_present = *present;
 	err = param_set_bool(val, kp);
-	if (!err && !was_present && *present) {
-		if (present == &bh1750_present)
-			bh1750_power_on_reset();
-		else
-			tsl2561_power_on_reset();
-	}
+	for (i = 0; i < ARRAY_SIZE(chips); i++)
+		if (!err && !was_present && *present && chips[i].present == present)
+			chips[i].power_on_reset();
 	mutex_unlock(&chips_lock);
 	return err;
 }
@@ -353,15 +907,19 @@ static const struct kernel_param_ops present_ops = {
 };
 module_param_cb(bh1750_present, &present_ops, &bh1750_present, 0644);
 module_param_cb(tsl2561_present, &present_ops, &tsl2561_present, 0644);
+module_param_cb(veml7700_present, &present_ops, &veml7700_present, 0644);
+module_param_cb(tsl2591_present, &present_ops, &tsl2591_present, 0644);
+module_param_cb(opt3001_present, &present_ops, &opt3001_present, 0644);
 
 /* ---- The adapter ---- */
 
 static int chip_transfer(struct i2c_msg *msg)
 {
-	if (msg->addr == BH1750_ADDR && bh1750_present)
-		return bh1750_transfer(msg);
-	if (msg->addr == TSL2561_ADDR && tsl2561_present)
-		return tsl2561_transfer(msg);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(chips); i++)
+		if (msg->addr == chips[i].address && *chips[i].present)
+			return chips[i].transfer(msg);
 	return -ENXIO;		/* nobody acknowledges the address */
 }
 
@@ -393,11 +951,19 @@ static struct i2c_adapter adapter = {
 	.name = "ambience-test-i2c",
 };
 
+static int nr = -1;
+module_param(nr, int, 0444);
+
 static int __init ambience_test_i2c_init(void)
 {
-	bh1750_power_on_reset();
-	tsl2561_power_on_reset();
-	return i2c_add_adapter(&adapter);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(chips); i++)
+		chips[i].power_on_reset();
+	if (nr < 0)
+		return i2c_add_adapter(&adapter);
+	adapter.nr = nr;
+	return i2c_add_numbered_adapter(&adapter);
 }
 
 static void __exit ambience_test_i2c_exit(void)
@@ -408,4 +974,4 @@ static void __exit ambience_test_i2c_exit(void)
 module_init(ambience_test_i2c_init);
 module_exit(ambience_test_i2c_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Test-only I2C adapter emulating a BH1750 and a TSL2561 (Ambience rig)");
+MODULE_DESCRIPTION("Test-only I2C adapter emulating the light sensors Ambience drives (rig)");

@@ -1,0 +1,52 @@
+import AmbienceCore
+import JSON
+
+/// What the kiosk shows and why, as the daemon's event lines tell it: the state payload's source.
+/// The override's end is kept on the monotonic clock (a Pi has no real-time clock, and its wall
+/// clock may jump when NTP arrives), from the seconds left that each line carries.
+public struct KioskStatus: Equatable, Sendable {
+    public var state: AmbienceState?
+    public var lux: Double?
+    public var filtered: Double?
+    public var override: AmbienceState?
+    /// Monotonic seconds at which the override ends; nil when it holds until `auto`.
+    public var overrideEnds: Double?
+    public var fault = false
+
+    public init() {}
+
+    /// Takes one event line (JSON; a `plain` pipe says too little); false when it is not one.
+    /// `now` is the monotonic time it was read.
+    public mutating func consume(_ line: String, now: Double) -> Bool {
+        guard let event = try? JSONValue.parse(line), let kind = event["event"]?.stringValue,
+            Event.Kind(rawValue: kind) != nil
+        else { return false }
+        if let word = event["state"]?.stringValue, let shown = AmbienceState(rawValue: word) {
+            state = shown
+        }
+        // `fault` lines carry no reading: the last one stays the best known.
+        if let value = event["lux"]?.numberValue { lux = value }
+        if let value = event["filtered"]?.numberValue { filtered = value }
+        // Lines from a daemon older than these keys leave them as they were.
+        if let value = event["override"] {
+            override = value.stringValue.flatMap(AmbienceState.init(rawValue:))
+            overrideEnds = override == nil ? nil : event["override_remaining_s"]?.numberValue.map { now + $0 }
+        }
+        if let value = event["fault"]?.boolValue { fault = value }
+        return true
+    }
+
+    /// The retained state payload at monotonic `now`:
+    /// `{"state":…,"lux":…,"filtered":…,"override":…,"override_remaining_s":…,"fault":…}`.
+    public func payload(now: Double) -> String {
+        let remaining = overrideEnds.map { max(0, ($0 - now) * 10).rounded() / 10 }
+        return JSONValue.object([
+            ("state", state.map { .string($0.rawValue) } ?? .null),
+            ("lux", lux.map(JSONValue.number) ?? .null),
+            ("filtered", filtered.map(JSONValue.number) ?? .null),
+            ("override", override.map { .string($0.rawValue) } ?? .null),
+            ("override_remaining_s", remaining.map(JSONValue.number) ?? .null),
+            ("fault", .bool(fault)),
+        ]).text
+    }
+}

@@ -1,0 +1,202 @@
+import AmbienceDaemon
+import AmbienceOutputs
+import AmbienceServe
+import AmbienceSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let usage = """
+    usage: ambience serve [--listen ADDRESS:PORT] [--pipe PATH] [--origin ORIGIN] [--allow-remote]
+                          [--config PATH]
+
+      Gives web pages the state over HTTP: GET /state (the latest event, JSON; 503 before the
+      first), /events (Server-Sent Events: `current` first, then every event), /ambience.js (one
+      <script> line makes a page follow the room), / (a page showing the three themes).
+      Follows its own named pipe (default /run/ambience/serve: list it in the daemon's
+      [pipes] paths), waiting for it and following a restarted daemon's new one.
+      --listen   default 127.0.0.1:8470; an address other than loopback needs --allow-remote
+      --origin   Access-Control-Allow-Origin, default * (the data is read-only)
+      --config   the [serve] table of this file (default /etc/ambience/ambience.toml when it
+                 exists); options on the command line win over it
+      Runs until SIGTERM or SIGINT. Exit 0 after a signal, 1 on a runtime failure (cannot
+      listen, the pipe's path is not a pipe), 2 on a usage error, 78 on a configuration error.
+    """
+
+enum Exit: Int32 {
+    case ok = 0
+    case failure = 1
+    case usage = 2
+    case configuration = 78
+}
+
+struct UsageError: Error {
+    var message: String
+}
+
+struct Options {
+    var listen: String?
+    var pipe: String?
+    var origin: String?
+    var allowRemote = false
+    var config: String?
+    var help = false
+
+    init(_ words: [String]) throws(UsageError) {
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            let name: String
+            var value: String?
+            if let equals = word.firstIndex(of: "="), word.hasPrefix("--") {
+                name = String(word[..<equals])
+                value = String(word[word.index(after: equals)...])
+            } else {
+                name = word
+            }
+            func take() throws(UsageError) -> String {
+                if let value { return value }
+                guard let next = rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
+                return next
+            }
+            switch name {
+            case "--listen": listen = try take()
+            case "--pipe": pipe = try take()
+            case "--origin": origin = try take()
+            case "--config": config = try take()
+            case "--allow-remote" where value == nil: allowRemote = true
+            case "--help", "-h": help = true
+            default:
+                throw UsageError(
+                    message: name.hasPrefix("-") ? "unknown option \(name)" : "unexpected argument '\(name)'")
+            }
+        }
+    }
+}
+
+func main() -> Int32 {
+    let options: Options
+    do {
+        options = try Options(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        printError("ambience serve: \(error.message)\n" + usage)
+        return Exit.usage.rawValue
+    }
+    if options.help {
+        try? FileDescriptor.standardOutput.writeAll(usage + "\n")
+        return Exit.ok.rawValue
+    }
+    var configuration: ServeConfiguration
+    do {
+        configuration = try ServeConfiguration.load(
+            from: options.config ?? ServeConfiguration.defaultPath, required: options.config != nil)
+    } catch {
+        printError("ambience serve: \(error)")
+        return Exit.configuration.rawValue
+    }
+    if options.allowRemote { configuration.allowRemote = true }
+    if let text = options.listen {
+        guard let address = ListenAddress(parsing: text) else {
+            printError("ambience serve: --listen: '\(text)' is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470)")
+            return Exit.usage.rawValue
+        }
+        configuration.listen = address
+    }
+    if !configuration.listen.isLoopback && !configuration.allowRemote {
+        printError(
+            "ambience serve: \(configuration.listen) is not a loopback address; --allow-remote (or"
+                + " allow_remote = true in [serve]) to listen there")
+        return Exit.usage.rawValue
+    }
+    if let origin = options.origin {
+        guard ServeConfiguration.isOrigin(origin) else {
+            printError("ambience serve: --origin: '\(origin)' is not * or an origin (https://host:port)")
+            return Exit.usage.rawValue
+        }
+        configuration.allowedOrigin = origin
+    }
+    if let pipe = options.pipe {
+        guard pipe.hasPrefix("/") else {
+            printError("ambience serve: --pipe: '\(pipe)' must be an absolute path")
+            return Exit.usage.rawValue
+        }
+        configuration.pipe = pipe
+    }
+    do {
+        return try serve(configuration).rawValue
+    } catch {
+        printError("ambience serve: \(error)")
+        return Exit.failure.rawValue
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The one loop: signals, the pipe and MHD's descriptor in one poll(2); the pipe's events go to
+/// every stream, a comment every 15 s keeps the streams alive.
+func serve(_ configuration: ServeConfiguration) throws -> Exit {
+    let keepAliveInterval = 15.0
+    let waiter = try SignalWaiter(signals: [SIGTERM, SIGINT])
+    raiseDescriptorLimit()
+    let server = try HTTPServer(
+        listen: configuration.listen, router: HTTPRouter(allowedOrigin: configuration.allowedOrigin))
+    var shown = configuration.listen
+    shown.port = server.port
+    printError("ambience serve: listening on http://\(shown)/, following \(configuration.pipe)")
+    let pipe = PipeFollower(path: configuration.pipe)
+    let clock = SystemClock()
+    var nextKeepAlive = clock.now + keepAliveInterval
+    while true {
+        var deadline = min(nextKeepAlive, pipe.wakeDeadline)
+        if let timeout = server.timeout { deadline = min(deadline, clock.now + timeout) }
+        if case .signal = waiter.wait(
+            until: deadline, clock: clock, descriptors: [server.epoll] + pipe.descriptors)
+        {
+            server.stop()
+            return .ok
+        }
+        readPipe: while true {
+            let event: PipeFollower.Event
+            do {
+                event = try pipe.next(timeout: 0)
+            } catch {
+                server.stop()
+                throw Failure(description: error.description)
+            }
+            switch event {
+            case .timedOut:
+                break readPipe
+            case .data(let bytes):
+                for message in server.feed.consume(bytes) {
+                    server.broadcast(EventStreamFormat.event(message.name, data: message.data))
+                }
+            case .closed:
+                server.feed.disconnected()
+            case .missing:
+                printError(
+                    "ambience serve: waiting for \(configuration.pipe) to appear (is the daemon running?)")
+            case .opened:
+                continue
+            }
+        }
+        if clock.now >= nextKeepAlive {
+            server.broadcast(EventStreamFormat.keepAlive)
+            nextKeepAlive = clock.now + keepAliveInterval
+        }
+        server.run()
+    }
+}
+
+/// Each connection is a descriptor: the soft limit up to the hard one, for the connection limit.
+func raiseDescriptorLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else {
+        return
+    }
+    limit.rlim_cur = min(limit.rlim_max, 4096)
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}
+
+exit(main())

@@ -1,0 +1,76 @@
+import AmbienceCore
+import AmbienceDaemon
+import AmbiencePlot
+import AmbienceSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let plotCommand = Command(
+    name: "plot",
+    summary: "draw a trace and the engine's decisions as an SVG picture, optionally against other settings",
+    usage: """
+        ambience plot TRACE|- --out FILE.svg [--config PATH | engine options] [--compare PATH]
+                      [--title TEXT] [--boards DIR]
+
+          Runs the engine over a trace (a record from 'ambience record', or any replay CSV) and
+          draws one self-contained SVG: raw and filtered lux on a log axis over time, each
+          boundary's fall and rise with the hysteresis band shaded, the state as a coloured band,
+          sensor faults, overrides, a marker per event, and the summary table of replay --summary.
+          The engine's settings come from --config (the daemon's TOML file) or from replay's
+          options (--invert-regular FALL,RISE --regular-contrast FALL,RISE --tau --dwell --latency
+          --interval --fault-after). --compare PATH adds a second configuration's state band,
+          boundaries and column in the table: what those settings would have done.
+          Exit 0 with the picture written; 1 on a malformed row or an unwritable FILE; 2 on bad
+          usage; 78 on a configuration that breaks the guarantees.
+        """,
+    run: runPlot)
+
+private func runPlot(_ arguments: inout Arguments) throws -> ExitCode {
+    guard let out = try arguments.option("--out") else { throw UsageError("give --out FILE.svg") }
+    let configPath = try arguments.option("--config")
+    let comparePath = try arguments.option("--compare")
+    let boards = try arguments.option("--boards")
+    let title = try arguments.option("--title")
+    var configuration = try engineConfiguration(&arguments, defaults: .indoorKiosk)
+    guard let path = arguments.positional() else {
+        throw UsageError("give a trace: a CSV file, or - for standard input")
+    }
+    try arguments.finish()
+    if let configPath {
+        configuration = try loadAtStart(configurationLoader(path: configPath, boards: boards)).engine
+    }
+    var configurations = [(name: configPath ?? "command-line settings", configuration: configuration)]
+    if let comparePath {
+        let other = try loadAtStart(configurationLoader(path: comparePath, boards: boards)).engine
+        configurations.append((comparePath, other))
+    }
+
+    let input: FileDescriptor
+    do {
+        input = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
+    } catch {
+        throw CommandFailure(message: "cannot open \(path): \(error)", exitCode: .failure)
+    }
+    defer { if input != .standardInput { input.close() } }
+    var plot = PlotBuilder(configurations: configurations)
+    var reader = LineReader(descriptor: input)
+    var rows = TraceReader()
+    do {
+        while let line = try reader.nextLine() {
+            if let row = try rows.row(line) { plot.add(row) }
+        }
+    } catch {
+        throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)
+    }
+    let svg = SVGPlot.render(plot, title: title ?? "Ambience: \(path == "-" ? "standard input" : path)")
+    do throws(Errno) {
+        let file = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC)
+        defer { file.close() }
+        try file.writeAll(svg)
+    } catch {
+        throw CommandFailure(message: "cannot write \(out): \(error)", exitCode: .failure)
+    }
+    return .ok
+}

@@ -1,0 +1,244 @@
+import AmbienceCore
+import AmbienceDaemon
+import AmbienceOutputs
+import AmbienceSystem
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon's record of the light (`ambience record`) against what it emitted.
+struct DaemonRecordTests {
+    /// Light that switches, falls dark, saturates a band, and a sensor that fails for a while.
+    static func light(_ time: Double) -> Double? {
+        let t = time - 1000
+        switch t {
+        case ..<20: return 300 + (t * 7).truncatingRemainder(dividingBy: 13)
+        case ..<45: return 2 + (t * 3).truncatingRemainder(dividingBy: 5) / 10
+        case ..<52: return nil
+        case ..<70: return 3000 + t
+        case ..<80: return 700
+        default: return 15 + (t * 11).truncatingRemainder(dividingBy: 9)
+        }
+    }
+
+    @Test func theRecordsRowsReplayToTheEventsTheDaemonEmitted() throws {
+        let harness = DaemonHarness(
+            configuration: daemonConfiguration(interval: 0.1), script: [(120, .signal(SIGTERM))],
+            light: Self.light)
+        try harness.daemon.run()
+        let emitted = harness.sink.events
+        #expect(emitted.contains { $0.kind == .fault } && emitted.contains { $0.kind == .recovered })
+        #expect(emitted.filter { $0.kind == .change }.count >= 4)
+
+        // Through the record's text, as `ambience record` hands it out.
+        let record = harness.daemon.record
+        #expect(record.count == 1200)
+        var reader = TraceReader()
+        var run = TraceRun(configuration: daemonConfiguration(interval: 0.1).engine)
+        var replayed: [Event] = []
+        for line in [LightRecord.header + "\n"] + record.rows.map(LightRecord.line) {
+            guard let row = try reader.row(Array(line.utf8.dropLast())[...]) else { continue }
+            replayed += run.feed(row)
+        }
+        #expect(replayed == emitted)
+    }
+
+    @Test func theRecordKeepsWhatTheEngineShowedAfterEachSample() throws {
+        let harness = DaemonHarness(
+            configuration: daemonConfiguration(interval: 0.1), script: [(60, .signal(SIGTERM))],
+            light: Self.light)
+        try harness.daemon.run()
+        let rows = harness.daemon.record.rows
+        #expect(rows.first?.state == .regular)
+        #expect(rows.contains { $0.lux == nil && $0.isFaulted })
+        #expect(rows.last?.lux == Self.light(rows.last!.time))
+        #expect(rows.allSatisfy { $0.override == nil })
+    }
+
+    @Test func theRingKeepsOnlyTheNewestRows() throws {
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { $0 }
+        let daemon = Daemon(
+            configuration: daemonConfiguration(interval: 0.1), clock: clock,
+            waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
+            overrides: { _ in nil }, recordCapacity: 50, assemble: { _, _ in DaemonParts(sensor: sensor) },
+            reload: brokenReload("no reload"))
+        try daemon.run(until: 10)
+        let rows = daemon.record.rows
+        #expect(rows.count == 50)
+        #expect(rows.map(\.lux) == sensor.doneTimes.suffix(50).map { $0 })
+    }
+
+    @Test func anOverrideInTheRecordReplaysWithinOneSampleOfTheDaemons() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { $0 < 20 ? 300 : 2 }
+        let sink = RecordingSink()
+        var configuration = daemonConfiguration(interval: 0.1)
+        configuration.controlPipe = scratch.path + "/control"
+        let waiter = ControlScript(
+            clock: clock, at: 5.05, send: "override contrast for 10", to: configuration.controlPipe)
+        let daemon = Daemon(
+            configuration: configuration, clock: clock, waiter: waiter,
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
+            assemble: { configuration, _ throws(DaemonError) in
+                do {
+                    return DaemonParts(
+                        sensor: sensor, pipes: [sink],
+                        control: try ControlPipe(path: configuration.controlPipe, log: { _ in }))
+                } catch {
+                    throw .unavailable("\(error)")
+                }
+            },
+            reload: brokenReload("no reload"))
+        try daemon.run(until: 40)
+        let rows = daemon.record.rows
+        #expect(rows.filter { $0.override == .contrast }.count == 100)  // 5.1 … 15.0
+        var reader = TraceReader()
+        var run = TraceRun(configuration: configuration.engine)
+        var replayed: [Event] = []
+        for line in [LightRecord.header + "\n"] + rows.map(LightRecord.line) {
+            guard let row = try reader.row(Array(line.utf8.dropLast())[...]) else { continue }
+            replayed += run.feed(row)
+        }
+        let emitted = sink.events
+        #expect(emitted.map(\.reason) == [.startup, .override, .auto, .light])
+        #expect(replayed.map(\.reason) == emitted.map(\.reason))
+        #expect(replayed.map(\.state) == emitted.map(\.state))
+        for (again, original) in zip(replayed, emitted) {
+            #expect(again.time >= original.time && again.time - original.time <= 0.1 + 1e-9)
+        }
+    }
+
+    @Test func aRecordLineOnTheControlPipeWritesTheRecordBesideIt() throws {
+        let scratch = ScratchDirectory()
+        let directory = scratch.path + "/run"
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
+        var configuration = daemonConfiguration(interval: 0.1)
+        configuration.controlPipe = directory + "/control"
+        let waiter = ControlScript(clock: clock, at: 5, send: "record", to: configuration.controlPipe)
+        let daemon = Daemon(
+            configuration: configuration, clock: clock, waiter: waiter,
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
+            assemble: { configuration, _ throws(DaemonError) in
+                do {
+                    return DaemonParts(
+                        sensor: sensor,
+                        control: try ControlPipe(path: configuration.controlPipe, log: { _ in }))
+                } catch {
+                    throw .unavailable("\(error)")
+                }
+            },
+            reload: brokenReload("no reload"))
+        try daemon.run(until: 6)
+        let path = ControlPipe.recordPath(forControl: configuration.controlPipe)
+        #expect(path == directory + "/record.csv")
+        let status = try FileSystem.status(of: path)
+        #expect(status.mode & 0o777 == 0o600)
+        let file = try FileDescriptor.open(path, O_RDONLY)
+        defer { file.close() }
+        var reader = LineReader(descriptor: file)
+        var lines: [String] = []
+        while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+        #expect(lines.first == LightRecord.header)
+        #expect(lines.count == 1 + 50)  // samples at 0, 0.1, … 4.9: the line came before the one at 5
+        #expect(lines[1] == "0,300,300.0,regular,0,")
+    }
+}
+
+/// The persistent record: batches, never a write per sample.
+struct PersistentRecordTests {
+    static func daemon(_ clock: ManualClock, store: RecordStore, configuration: DaemonConfiguration) -> Daemon
+    {
+        let sensor = FakeSensor(clock: clock, conversion: 0) { 100 + $0.truncatingRemainder(dividingBy: 7) }
+        return Daemon(
+            configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
+            recordStores: { _ in store }, assemble: { _, _ in DaemonParts(sensor: sensor) },
+            reload: brokenReload("no reload"))
+    }
+
+    static func lines(_ path: String) throws -> [String] {
+        let file = try FileDescriptor.open(path, O_RDONLY)
+        defer { file.close() }
+        var reader = LineReader(descriptor: file)
+        var lines: [String] = []
+        while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+        return lines
+    }
+
+    @Test func anHourAtTenHertzIsWrittenInTwelveBatches() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        let store = RecordStore(directory: scratch.path + "/lib", maximumBytes: 50_000_000)
+        let daemon = Self.daemon(clock, store: store, configuration: daemonConfiguration(interval: 0.1))
+        try daemon.run(until: 3600)
+        #expect(store.writes == 11 + 1)  // at 300, 600, … 3300 s, and the rest at shutdown
+        let lines = try Self.lines(store.path)
+        #expect(lines.first == LightRecord.header)
+        #expect(lines.count == 1 + 36_000)
+        #expect(Int64(lines.map { $0.utf8.count + 1 }.reduce(0, +)) == store.bytesWritten)
+    }
+
+    @Test func aLongFlushIntervalNeverLosesRows() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        var configuration = daemonConfiguration(interval: 0.1)
+        configuration.record.flushInterval = 7200
+        let store = RecordStore(directory: scratch.path, maximumBytes: 50_000_000)
+        let daemon = Daemon(
+            configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil }, recordCapacity: 1000,
+            recordStores: { _ in store },
+            assemble: { _, _ in DaemonParts(sensor: FakeSensor(clock: clock, conversion: 0) { _ in 100 }) },
+            reload: brokenReload("no reload"))
+        try daemon.run(until: 600)
+        // Half a ring (500 rows) at a time, so none is dropped before it is written; none left at the end.
+        #expect(store.writes == 12)
+        #expect(try Self.lines(store.path).count == 1 + 6000)
+    }
+
+    @Test func aFullFileIsRotatedAndEachFileStartsWithTheHeader() throws {
+        let scratch = ScratchDirectory()
+        let clock = ManualClock(now: 0)
+        let store = RecordStore(directory: scratch.path, maximumBytes: 100_000)
+        let daemon = Self.daemon(clock, store: store, configuration: daemonConfiguration(interval: 0.1))
+        try daemon.run(until: 1800)
+        let current = try Self.lines(store.path)
+        let previous = try Self.lines(store.previousPath)
+        #expect(current.first == LightRecord.header && previous.first == LightRecord.header)
+        #expect(previous.count > 1 && current.count > 1)
+        let status = try FileSystem.status(of: store.previousPath)
+        #expect(status.size < 100_000 + 200_000)  // one batch past the limit at most
+    }
+}
+
+/// Writes a control line at a simulated time, then waits on the real descriptors for it.
+final class ControlScript: LoopWaiting {
+    let clock: ManualClock
+    let time: Double
+    let line: String
+    let path: String
+    private var sent = false
+
+    init(clock: ManualClock, at time: Double, send line: String, to path: String) {
+        self.clock = clock
+        self.time = time
+        self.line = line
+        self.path = path
+    }
+
+    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+        if !sent, deadline >= time {
+            clock.sleep(until: time)
+            sent = true
+            try? ControlPipe.send(line, to: path)
+            if let first = descriptors.first { return .readable(first) }
+        }
+        clock.sleep(until: deadline)
+        return .deadline
+    }
+}

@@ -1,0 +1,91 @@
+import AmbienceMQTT
+import JSON
+import Testing
+
+struct DiscoveryTests {
+    let topics = Topics(prefix: "ambience", deviceID: "lobby", discoveryPrefix: "homeassistant")
+    var discovery: Discovery { Discovery(topics: topics, name: "Lobby kiosk", version: "1.2") }
+
+    @Test func oneDeviceDocumentWithDeviceOriginAndFourComponents() throws {
+        let (topic, payload) = discovery.deviceDocument
+        #expect(topic == "homeassistant/device/ambience_lobby/config")
+        let document = try JSONValue.parse(payload)
+        #expect(document["dev"]?["ids"] == .array([.string("ambience_lobby")]))
+        #expect(document["dev"]?["name"] == .string("Lobby kiosk"))
+        #expect(document["o"]?["name"] == .string("ambience-mqtt"))
+        #expect(document["o"]?["sw"] == .string("1.2") && document["dev"]?["sw"] == .string("1.2"))
+        #expect(document["availability_topic"] == .string("ambience/lobby/status"))
+        #expect(document["state_topic"] == .string("ambience/lobby/state"))
+        let components = try #require(document["cmps"])
+        #expect(components["lux"]?["p"] == .string("sensor"))
+        #expect(components["lux"]?["device_class"] == .string("illuminance"))
+        #expect(components["lux"]?["unit_of_measurement"] == .string("lx"))
+        #expect(components["lux"]?["state_class"] == .string("measurement"))
+        #expect(components["lux"]?["expire_after"] == .number(180))
+        #expect(components["theme"]?["device_class"] == .string("enum"))
+        #expect(
+            components["theme"]?["options"]
+                == .array(["invert", "regular", "contrast"].map(JSONValue.string)))
+        #expect(components["override"]?["p"] == .string("select"))
+        #expect(components["override"]?["command_topic"] == .string("ambience/lobby/override/set"))
+        #expect(
+            components["override"]?["options"]
+                == .array(["auto", "invert", "regular", "contrast"].map(JSONValue.string)))
+        #expect(components["fault"]?["p"] == .string("binary_sensor"))
+        #expect(components["fault"]?["device_class"] == .string("problem"))
+        let ids = ["lux", "theme", "override", "fault"].compactMap {
+            components[$0]?["unique_id"]?.stringValue
+        }
+        #expect(
+            ids == [
+                "ambience_lobby_lux", "ambience_lobby_theme", "ambience_lobby_override",
+                "ambience_lobby_fault",
+            ])
+    }
+
+    @Test func perEntityDocumentsCarryTheDeviceEach() throws {
+        let documents = discovery.entityDocuments
+        #expect(
+            documents.map(\.topic) == [
+                "homeassistant/sensor/ambience_lobby/lux/config",
+                "homeassistant/sensor/ambience_lobby/theme/config",
+                "homeassistant/select/ambience_lobby/override/config",
+                "homeassistant/binary_sensor/ambience_lobby/fault/config",
+            ])
+        for (_, payload) in documents {
+            let document = try JSONValue.parse(payload)
+            #expect(document["device"]?["ids"] == .array([.string("ambience_lobby")]))
+            #expect(document["origin"]?["name"] == .string("ambience-mqtt"))
+            #expect(document["state_topic"] == .string("ambience/lobby/state"))
+            #expect(document["p"] == nil)
+        }
+    }
+
+    @Test func theFleetHasOneSelectOnTheGroupTopic() throws {
+        let (topic, payload) = discovery.groupDocument
+        #expect(topic == "homeassistant/device/ambience_all/config")
+        let document = try JSONValue.parse(payload)
+        #expect(document["dev"]?["ids"] == .array([.string("ambience_all")]))
+        #expect(document["o"]?["name"] == .string("ambience-mqtt"))
+        let select = try #require(document["cmps"]?["override"])
+        #expect(select["p"] == .string("select"))
+        #expect(select["command_topic"] == .string("ambience/all/override/set"))
+        #expect(select["unique_id"] == .string("ambience_all_override"))
+        #expect(select["state_topic"] == nil)  // optimistic: each kiosk shows what took effect
+        let nested = Topics(prefix: "site/kiosks", deviceID: "x", discoveryPrefix: "homeassistant")
+        #expect(nested.groupDiscovery == "homeassistant/device/site_kiosks_all/config")
+    }
+
+    @Test func noVersionNoSoftwareField() throws {
+        let document = try JSONValue.parse(Discovery(topics: topics, name: "x").deviceDocument.payload)
+        #expect(document["o"] == .object([("name", .string("ambience-mqtt"))]))
+        #expect(document["dev"]?["sw"] == nil)
+    }
+
+    @Test func allTopicsCoverBothStylesButNotTheSharedGroup() {
+        #expect(!discovery.allTopics.contains(discovery.groupDocument.topic))
+        #expect(discovery.allTopics.count == 5)
+        #expect(Set(discovery.allTopics).isSuperset(of: discovery.entityDocuments.map(\.topic)))
+        #expect(discovery.allTopics.contains(discovery.deviceDocument.topic))
+    }
+}

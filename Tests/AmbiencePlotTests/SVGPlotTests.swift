@@ -1,0 +1,97 @@
+import AmbienceCore
+import AmbiencePlot
+import Testing
+
+let plotThresholds = try! Thresholds(
+    invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 500, rise: 1000))
+let plotConfiguration = try! EngineConfiguration(
+    thresholds: plotThresholds, timeConstant: 1, minimumDwell: 5, latencyBound: 12, sampleInterval: 1,
+    faultAfter: 10)
+
+func plot(_ rows: [(Double, Double?)], compare: EngineConfiguration? = nil) throws -> PlotBuilder {
+    var configurations = [(name: "a", configuration: plotConfiguration)]
+    if let compare { configurations.append((name: "b", configuration: compare)) }
+    var builder = PlotBuilder(configurations: configurations)
+    var reader = TraceReader()
+    for (time, lux) in rows {
+        if let row = try reader.row(Array("\(time),\(lux.map { "\($0)" } ?? "nan")".utf8)[...]) {
+            builder.add(row)
+        }
+    }
+    return builder
+}
+
+struct DecimationTests {
+    @Test func eachColumnKeepsItsExtremes() {
+        let times = (0..<1000).map(Double.init)
+        var values = times.map { _ in 100.0 }
+        values[503] = 1  // one dark sample among a thousand, in a 10-column picture
+        values[504] = .nan
+        let columns = Decimation.columns(times: times, values: values, from: 0, to: 999, width: 10)
+        #expect(columns.count == 10)
+        #expect(columns[5]?.min == 1 && columns[5]?.max == 100)
+        #expect(columns.enumerated().allSatisfy { $0.offset == 5 || $0.element?.min == 100 })
+    }
+
+    @Test func aColumnWithOnlyFailedReadsBreaksTheLine() {
+        let columns = Decimation.columns(
+            times: [0, 1, 2, 3], values: [5, .nan, .nan, 5], from: 0, to: 3, width: 4)
+        #expect(columns[1] == nil && columns[2] == nil)
+        #expect(columns[0]?.max == 5 && columns[3]?.max == 5)
+    }
+}
+
+struct SVGPlotTests {
+    /// Regular, dark from 100 s, the sensor gone from 200 to 260 s, bright from 300 s.
+    static let day: [(Double, Double?)] = (0...400).map { t in
+        let time = Double(t)
+        if (200..<260).contains(t) { return (time, nil) }
+        return (time, t < 100 ? 300 : t < 300 ? 2 : 5000)
+    }
+
+    @Test func everyEventHasAnElementAtItsExactTime() throws {
+        let builder = try plot(Self.day)
+        let events = builder.runs[0].events
+        #expect(events.map(\.kind) == [.change, .change, .fault, .recovered, .change])
+        let svg = SVGPlot.render(builder, title: "day")
+        for (index, event) in events.enumerated() {
+            #expect(svg.contains("id=\"a-event-\(index)\" class=\"event event-\(event.kind.rawValue)"))
+            #expect(svg.contains("data-time=\"\(EventLine.number(event.time))\""))
+        }
+        #expect(!svg.contains("a-event-\(events.count)\""))
+    }
+
+    @Test func faultAndStateSpansComeFromTheEvents() throws {
+        let builder = try plot(Self.day)
+        #expect(builder.faultSpans(of: 0) == [PlotBuilder.Span(start: 209, end: 260, state: nil)])
+        #expect(builder.stateSpans(of: 0).map(\.state) == [.regular, .invert, .contrast])
+        #expect(builder.stateSpans(of: 0).map(\.start) == [0, 105, 305])
+        let svg = SVGPlot.render(builder, title: "day")
+        #expect(svg.contains("id=\"fault-span-0\""))
+        #expect(svg.contains("class=\"state-span state-invert\" id=\"a-state-1\""))
+    }
+
+    @Test func aComparisonAddsASecondBandAndItsEvents() throws {
+        let quick = try EngineConfiguration(
+            thresholds: plotThresholds, timeConstant: 1, minimumDwell: 1, latencyBound: 4, sampleInterval: 1,
+            faultAfter: 10)
+        let builder = try plot(Self.day, compare: quick)
+        #expect(builder.runs[1].events.filter { $0.kind == .change }.map(\.time) == [0, 101, 301])
+        let svg = SVGPlot.render(builder, title: "day <compared> & more")
+        #expect(svg.contains("id=\"b-state-1\"") && svg.contains("id=\"b-event-0\""))
+        #expect(svg.contains("day &lt;compared&gt; &amp; more"))
+        #expect(svg.contains("id=\"b-rise-invert-regular\""))
+    }
+
+    @Test func theRecordsOverridesAreDrawnAsSpans() throws {
+        var builder = PlotBuilder(configurations: [(name: "a", configuration: plotConfiguration)])
+        var reader = TraceReader()
+        for line in [
+            LightRecord.header, "0,300,,regular,0,", "1,300,,contrast,0,contrast", "5,300,,regular,0,",
+        ] {
+            if let row = try reader.row(Array(line.utf8)[...]) { builder.add(row) }
+        }
+        #expect(builder.overrideSpans(of: 0) == [PlotBuilder.Span(start: 1, end: 5, state: .contrast)])
+        #expect(SVGPlot.render(builder, title: "o").contains("id=\"override-span-0\""))
+    }
+}

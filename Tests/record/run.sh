@@ -1,0 +1,220 @@
+#!/bin/bash
+# The record of the light, `plot` and `replay --summary` through the built binary: a record fetched
+# from a running simulation replays to the events the daemon logged; the persistent record's
+# bytes per simulated hour; the SVG is well-formed XML with an element per event, and headless
+# Chromium renders it. Usage: Tests/record/run.sh PATH-TO-AMBIENCE
+set -uo pipefail
+BIN=$(realpath "${1:-.build/debug/ambience}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT="$ROOT/.build/record-test"   # the rendered pictures stay here to be looked at
+mkdir -p "$OUT"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+passed=0 failed=0
+# A day at 10 Hz takes a while to plot in a debug build on a loaded machine: no timing is asserted.
+CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-180}
+# shellcheck source=Tests/cli/harness.sh
+source "$HERE/../cli/harness.sh"
+
+eventually() {  # eventually SECONDS COMMAND...: retries COMMAND until it succeeds or time runs out
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do
+        [ $SECONDS -lt $deadline ] || return 1
+        sleep 0.1
+    done
+}
+
+# events_match SVG EVENTS-JSONL PREFIX: the SVG parses, and has one element PREFIX-event-N per event
+# line, at the same time and state.
+events_match() {
+    python3 - "$@" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+svg, events, prefix = sys.argv[1], sys.argv[2], sys.argv[3]
+root = ET.parse(svg).getroot()
+marks = {e.get("id"): e for e in root.iter() if (e.get("id") or "").startswith(prefix + "-event-")}
+lines = [json.loads(line) for line in open(events)]
+assert len(lines) >= 3, lines
+assert len(marks) == len(lines), (len(marks), len(lines))
+for index, event in enumerate(lines):
+    mark = marks[f"{prefix}-event-{index}"]
+    assert f"event-{event['event']}" in mark.get("class").split(), (index, mark.attrib, event)
+    assert abs(float(mark.get("data-time")) - float(event["time"])) < 1e-9, (index, mark.attrib, event)
+    assert mark.get("data-state") == (event["state"] or ""), (index, mark.attrib, event)
+PY
+}
+
+plot_has_an_element_per_event() {
+    "$BIN" plot "$ROOT/examples/day.csv" --interval 1 --fault-after 10 --out "$OUT/day.svg"
+    "$BIN" replay "$ROOT/examples/day.csv" --interval 1 --fault-after 10 >"$WORK/day.jsonl"
+    grep -q '"event":"fault"' "$WORK/day.jsonl"
+    events_match "$OUT/day.svg" "$WORK/day.jsonl" a
+    python3 - "$OUT/day.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ids = {e.get("id") for e in ET.parse(sys.argv[1]).getroot().iter()}
+for wanted in ["raw", "filtered", "a-band-invert-regular", "a-rise-regular-contrast", "a-fall-invert-regular",
+               "fault-span-0", "a-state-0", "legend", "summary", "time-axis"]:
+    assert wanted in ids, wanted
+PY
+}
+
+compare_adds_a_second_band_with_its_events() {
+    cat >"$WORK/quick.toml" <<'TOML'
+[sensor]
+kind = "bh1750"
+interval = 1
+[thresholds]
+invert_regular = { fall = 100, rise = 200 }
+[timing]
+dwell = 2
+latency = 6
+fault_after = 10
+TOML
+    "$BIN" plot "$ROOT/examples/day.csv" --interval 1 --fault-after 10 --compare "$WORK/quick.toml" \
+        --out "$OUT/day-compare.svg"
+    "$BIN" replay "$ROOT/examples/day.csv" --interval 1 --fault-after 10 --invert-regular 100,200 \
+        --dwell 2 --latency 6 >"$WORK/quick.jsonl"
+    events_match "$OUT/day-compare.svg" "$WORK/quick.jsonl" b
+    grep -q 'id="b-state-0"' "$OUT/day-compare.svg"
+    grep -q "$WORK/quick.toml" "$OUT/day-compare.svg"  # the table's second column
+}
+
+chromium_renders_the_plot() {
+    "$BIN" plot "$ROOT/examples/day.csv" --interval 1 --fault-after 10 --out "$OUT/day.svg"
+    rm -f "$OUT/day.png"
+    timeout 90 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$WORK/chromium" \
+        --screenshot="$OUT/day.png" --window-size=1200,720 "file://$OUT/day.svg" >"$WORK/chromium.log" 2>&1 \
+        || { cat "$WORK/chromium.log"; return 1; }
+    python3 - "$OUT/day.png" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+width, height = struct.unpack(">II", data[16:24])
+assert (width, height) == (1200, 720), (width, height)
+# The picture is drawn, not blank: many distinct bytes in the pixel data.
+chunks, offset = b"", 8
+while offset < len(data):
+    length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+    if kind == b"IDAT":
+        chunks += data[offset + 8:offset + 8 + length]
+    offset += 12 + length
+pixels = zlib.decompress(chunks)
+assert len(set(pixels)) > 50, "a blank picture"
+PY
+}
+
+summary_prints_the_table() {
+    "$BIN" replay --summary "$ROOT/examples/day.csv" --interval 1 --fault-after 10 >"$WORK/summary"
+    grep -q '^switches per day  *360.3 (6 in all)$' "$WORK/summary"
+    grep -q '^switches within 60 s of the one before  *1$' "$WORK/summary"
+    grep -q '^longest wait, clear level to its state  *5.00 s (L = 12.0 s)$' "$WORK/summary"
+    ! grep -q '"event"' "$WORK/summary"
+}
+
+# The light of a short simulation: regular, dark, the sensor unplugged, sunlight, regular again.
+write_profile() {
+    python3 - "$1" <<'PY'
+import sys
+with open(sys.argv[1], "w") as out:
+    out.write("seconds,lux\n")
+    for second in range(0, 400):
+        lux = 300 if second < 60 else 3 if second < 120 else "nan" if second < 150 else 8000 if second < 240 else 400
+        out.write(f"{second},{lux}\n")
+PY
+}
+
+record_rows_replay_to_the_daemons_events() {
+    write_profile "$WORK/profile.csv"
+    "$BIN" simulate --profile "csv:$WORK/profile.csv" --speed 20 --end 1h --runtime-dir "$WORK/rt" \
+        >/dev/null 2>"$WORK/daemon.err" &
+    local daemon=$!
+    # The last switch (contrast → regular) comes a dwell after 240 s of simulated time.
+    eventually 60 grep -q 'state contrast → regular' "$WORK/daemon.err"
+    "$BIN" record --control "$WORK/rt/control" --out "$WORK/record.csv"
+    kill -TERM $daemon
+    wait $daemon
+    head -n 1 "$WORK/record.csv" | grep -qx 'seconds,lux,filtered,state,fault,override'
+    "$BIN" replay "$WORK/record.csv" >"$WORK/replayed.jsonl"
+    "$BIN" simulate --profile "csv:$WORK/record.csv" --end 1 --runtime-dir "$WORK/rt2" >/dev/null 2>&1  # a profile too
+    python3 - "$WORK/daemon.err" "$WORK/replayed.jsonl" <<'PY'
+import json, re, sys
+logged = []
+for line in open(sys.argv[1]):
+    if m := re.match(r"<\d>state (\w+) → (\w+) \((\w+), lux ([\d.]+), filtered ([\d.]+)\)", line):
+        logged.append(("change", None if m[1] == "none" else m[1], m[2], m[3], m[4], m[5]))
+    elif re.match(r"<\d>sensor fault:", line):
+        logged.append(("fault",))
+    elif m := re.match(r"<\d>sensor recovered \(lux ([\d.]+)\)", line):
+        logged.append(("recovered", m[1]))
+def rounded(value):  # as the daemon's log rounds lux: two decimals, shortest digits
+    text = repr(round(value * 100) / 100)
+    return text[:-2] if text.endswith(".0") else text
+replayed = []
+for event in map(json.loads, open(sys.argv[2])):
+    if event["event"] == "change":
+        replayed.append(("change", event["previous"], event["state"], event["reason"],
+                         rounded(event["lux"]), rounded(event["filtered"])))
+    elif event["event"] == "fault":
+        replayed.append(("fault",))
+    else:
+        replayed.append(("recovered", rounded(event["lux"])))
+# Everything the daemon did up to the record is in it, in order (the simulation ran on after).
+assert len(logged) >= 6, logged
+assert replayed == logged[:len(replayed)] and len(replayed) == len(logged), (replayed, logged)
+PY
+}
+
+record_without_a_daemon_says_so() {
+    ! "$BIN" record --control "$WORK/nobody/control" --out "$WORK/none.csv" 2>"$WORK/err"
+    grep -q 'the daemon is not running' "$WORK/err"
+    [ ! -e "$WORK/none.csv" ]
+}
+
+persistent_record_bytes_per_simulated_hour() {
+    # A simulated hour of the day profile at 10 Hz, 720 times faster than real time.
+    "$BIN" simulate --profile day --speed 720 --end 1h --runtime-dir "$WORK/hour" >/dev/null 2>&1
+    python3 - "$WORK/hour/lib/record.csv" <<'PY'
+import os, sys
+path = sys.argv[1]
+size = os.path.getsize(path)
+rows = sum(1 for _ in open(path)) - 1
+print(f"persistent record: {rows} rows, {size} bytes in a simulated hour at 10 Hz;"
+      f" {size * 24 / 1e6:.1f} MB a day")
+assert rows >= 35_900, rows          # every sample of the hour (the first comes after the chip's setup)
+assert size < 2_500_000, size        # about 50 bytes a row
+PY
+    "$BIN" replay "$WORK/hour/lib/record.csv" >/dev/null
+}
+
+plot_of_a_day_at_ten_hertz() {
+    python3 - "$WORK/day864k.csv" <<'PY'
+import math, sys
+with open(sys.argv[1], "w") as out:
+    out.write("seconds,lux\n")
+    for row in range(864_000):
+        t = row / 10
+        hour = t / 3600
+        if 16.5 < hour < 16.52:
+            lux = "nan"
+        elif hour < 6 or hour > 21:
+            lux = 2 + (row % 7) / 10
+        elif 11 < hour < 13:
+            lux = 30000 + (row % 13) * 100
+        else:
+            lux = round(300 + 200 * math.sin(hour) + (row % 11), 1)
+        out.write(f"{t:.1f},{lux}\n")
+PY
+    "$BIN" plot "$WORK/day864k.csv" --out "$OUT/day864k.svg"
+    "$BIN" replay "$WORK/day864k.csv" >"$WORK/day864k.jsonl"
+    events_match "$OUT/day864k.svg" "$WORK/day864k.jsonl" a
+    [ "$(stat -c %s "$OUT/day864k.svg")" -lt 300000 ]  # decimated: about a point per pixel column
+    grep -q '>hours)<\|(hours)' "$OUT/day864k.svg"
+}
+
+for test in plot_has_an_element_per_event compare_adds_a_second_band_with_its_events chromium_renders_the_plot \
+    summary_prints_the_table record_rows_replay_to_the_daemons_events record_without_a_daemon_says_so \
+    persistent_record_bytes_per_simulated_hour plot_of_a_day_at_ten_hertz; do
+    check "$test" "$test"
+done
+echo "record: $passed passed, $failed failed"
+[ "$failed" = 0 ]
