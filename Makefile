@@ -67,11 +67,13 @@ mqtt-test: build
 		echo "stopping the mosquitto service the package started"; systemctl disable --now mosquitto; fi
 	$(SWIFT) build --product ambience-mqtt
 	Tests/mqtt/run.sh .build/debug
-# `ambience kiosk` driving Debian's Chromium, headless: what the pages themselves see; and the
-# desktop colour scheme recipe against dconf in a private D-Bus session.
+# `ambience kiosk` driving Debian's Chromium, headless, and `ambience serve`'s script in it: what
+# the pages themselves see; and the desktop colour scheme recipe against dconf in a private D-Bus
+# session.
 kiosk-test: setup
 	$(SWIFT) build --product ambience
 	$(SWIFT) build --product ambience-kiosk
+	$(SWIFT) build --product ambience-serve
 	Tests/browser/run.py $(BIN) .build/debug/ambience-kiosk
 	Tests/desktop/color-scheme.sh $(BIN)
 

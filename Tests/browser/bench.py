@@ -2,7 +2,9 @@
 """The time from the daemon's event to the page's media query changing, through `ambience kiosk`
 and headless Chromium: for each switch (an override), the event's own `time` (the daemon's wall
 clock when it made the line) to the moment the page's matchMedia listener ran
-(performance.timeOrigin + performance.now(), the same wall clock). Figures only.
+(performance.timeOrigin + performance.now(), the same wall clock). Then the kiosk alone, to a
+stand-in browser; then `ambience serve` to page 2's ambiencechange listener in a headless
+Chromium without the kiosk (when ambience-serve is beside ambience-kiosk). Figures only.
 
 Usage: Tests/browser/bench.py AMBIENCE AMBIENCE-KIOSK [SWITCHES]"""
 
@@ -25,6 +27,42 @@ def event_time(line):
     return moment.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000
 
 
+def measure(rig, switches):
+    """Overrides in turn, after WARMUP unmeasured ones; each one's event time to page 1's or 2's report."""
+    rig.observer.wait(lambda reports: state_of(reports, "main"), 60, "the page")
+    state_file = os.path.join(rig.runtime, "state.json")
+    latencies = []
+    current = state_of(rig.observer.reports, "main")["state"]
+    # The first switches after the page loaded meet a browser still settling (up to 150 ms
+    # on a busy machine): WARMUP of them go unmeasured.
+    for index in range(-WARMUP, switches):
+        state = STATES[(STATES.index(current) + 1 + index % 2) % 3]
+        since = rig.observer.count()
+        rig.override(state)
+        report = rig.observer.wait(
+            lambda reports: (lambda r: r if r and r["state"] == state else None)(
+                state_of(reports, "main", since)),
+            30, "the page to see " + state)
+
+        def change_line():
+            with open(state_file) as file:
+                line = json.loads(file.read())
+            return line if line["event"] == "change" and line["state"] == state else None
+        line = wait_for(change_line, 10, "the state file's change to " + state, interval=0.01)
+        if index >= 0:
+            latencies.append(report["at"] - event_time(line))
+        current = state
+        time.sleep(0.05)
+    if os.environ.get("BENCH_VERBOSE"):
+        print(" ".join("%.1f" % value for value in latencies), file=sys.stderr)
+    return latencies
+
+
+def summary(name, latencies):
+    print("%s %.1f %.1f %.1f ms %d" % (
+        name, statistics.median(latencies), min(latencies), max(latencies), len(latencies)))
+
+
 def main(arguments):
     ambience, kiosk = os.path.abspath(arguments[0]), os.path.abspath(arguments[1])
     switches = int(arguments[2]) if len(arguments) > 2 else 60
@@ -32,40 +70,23 @@ def main(arguments):
     try:
         rig.start_daemon()
         rig.start_kiosk()
-        rig.observer.wait(lambda reports: state_of(reports, "main"), 60, "the page")
-        state_file = os.path.join(rig.runtime, "state.json")
-        latencies = []
-        current = state_of(rig.observer.reports, "main")["state"]
-        # The first switches after the page loaded meet a browser still settling (up to 150 ms
-        # on a busy machine): WARMUP of them go unmeasured.
-        for index in range(-WARMUP, switches):
-            state = STATES[(STATES.index(current) + 1 + index % 2) % 3]
-            since = rig.observer.count()
-            rig.override(state)
-            report = rig.observer.wait(
-                lambda reports: (lambda r: r if r and r["state"] == state else None)(
-                    state_of(reports, "main", since)),
-                30, "the page to see " + state)
-
-            def change_line():
-                with open(state_file) as file:
-                    line = json.loads(file.read())
-                return line if line["event"] == "change" and line["state"] == state else None
-            line = wait_for(change_line, 10, "the state file's change to " + state, interval=0.01)
-            if index >= 0:
-                latencies.append(report["at"] - event_time(line))
-            current = state
-            time.sleep(0.05)
-        if os.environ.get("BENCH_VERBOSE"):
-            print(" ".join("%.1f" % value for value in latencies), file=sys.stderr)
-        print("kiosk event-to-page %.1f %.1f %.1f ms %d" % (
-            statistics.median(latencies), min(latencies), max(latencies), len(latencies)))
+        summary("kiosk event-to-page", measure(rig, switches))
         with open("/proc/%d/status" % rig.kiosk.pid) as file:
             peak = next(line.split()[1] for line in file if line.startswith("VmHWM:"))
         print("kiosk peak RSS %.1f MB (the kiosk's own process, not the browser)" % (int(peak) / 1024))
     finally:
         rig.close()
     kiosk_alone(ambience, kiosk, switches)
+    serve = os.path.join(os.path.dirname(kiosk), "ambience-serve")
+    if os.path.exists(serve):
+        rig = Rig(ambience, kiosk)
+        try:
+            rig.start_daemon()
+            rig.start_serve(serve)
+            rig.start_browser("/page2.html?serve=%d" % rig.serve_port)
+            summary("serve event-to-page", measure(rig, switches))
+        finally:
+            rig.close()
 
 
 def kiosk_alone(ambience, kiosk, switches):

@@ -17,7 +17,7 @@ class Observer:
         self.reports = []
         self.commands = {}
         self.condition = threading.Condition()
-        self.files = {name: os.path.join(HERE, name[1:]) for name in ["/page1.html", "/outer.html", "/report.js"]}
+        self.files = {name: os.path.join(HERE, name[1:]) for name in ["/page1.html", "/page2.html", "/outer.html", "/report.js"]}
         self.files.update(extra_files or {})
         observer = self
 

@@ -27,6 +27,10 @@ class Rig:
         self.control = os.path.join(self.runtime, "control")
         self.pipe = os.path.join(self.runtime, "kiosk")
         self.observe = os.path.join(self.runtime, "observe")
+        self.serve_pipe = os.path.join(self.runtime, "serve")
+        self.serve = None
+        self.serve_port = None
+        self.browser = None
         self.config = os.path.join(self.directory, "ambience.toml")
         self.observer = Observer(extra_files)
         self.daemon = None
@@ -37,9 +41,9 @@ class Rig:
         with open(self.config, "w") as file:
             file.write(
                 'state_file = "%s/state.json"\ncontrol_pipe = "%s"\nstate_directory = "%s/lib"\n'
-                '[sensor]\nkind = "bh1750"\n%s[pipes]\npaths = ["%s", "%s"]\n[kiosk]\npipe = "%s"\n%s\n'
+                '[sensor]\nkind = "bh1750"\n%s[pipes]\npaths = ["%s", "%s", "%s"]\n[kiosk]\npipe = "%s"\n%s\n'
                 % (self.runtime, self.control, self.directory, timing, self.pipe, self.observe,
-                   self.pipe, kiosk_table))
+                   self.serve_pipe, self.pipe, kiosk_table))
         os.makedirs(self.runtime)
 
     # The daemon ------------------------------------------------------------------------------
@@ -95,6 +99,31 @@ class Rig:
         with open(self.kiosk_log, errors="replace") as file:
             return file.read()
 
+    # `ambience serve` and a browser of its own, for page 2 --------------------------------------
+
+    def start_serve(self, serve_binary):
+        """`ambience serve` on a port the kernel picks, told by its first line on stderr."""
+        log_path = os.path.join(self.directory, "serve.log")
+        self.serve = subprocess.Popen(
+            [serve_binary, "--listen", "127.0.0.1:0", "--pipe", self.serve_pipe, "--config", self.config],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(log_path, "w"), start_new_session=True)
+
+        def port():
+            with open(log_path, errors="replace") as file:
+                for line in file:
+                    if "listening on http://127.0.0.1:" in line:
+                        return int(line.split("listening on http://127.0.0.1:")[1].split("/")[0])
+            return None
+        self.serve_port = wait_for(port, 30, "ambience serve to listen")
+
+    def start_browser(self, page):
+        """Headless Chromium alone, without the kiosk: page 2 needs nothing but serve."""
+        self.browser = subprocess.Popen(
+            [CHROMIUM] + HEADLESS + ["--user-data-dir=" + os.path.join(self.directory, "profile"),
+                                     self.observer.url(page)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(self.kiosk_log, "a"),
+            start_new_session=True)
+
     # Teardown --------------------------------------------------------------------------------
 
     def close(self):
@@ -114,6 +143,14 @@ class Rig:
                 pass
         if self.kiosk and self.kiosk.poll() is None:
             self.kiosk.wait(10)
+        for process in [self.browser, self.serve]:
+            if process and process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGTERM)
+                    process.wait(20)
+                except (OSError, subprocess.TimeoutExpired):
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(10)
         self.stop_daemon()
         self.observer.close()
         shutil.rmtree(self.directory, ignore_errors=True)

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """`ambience kiosk` with Debian's Chromium, headless: what the page itself sees.
 
-Usage: Tests/browser/run.py AMBIENCE AMBIENCE-KIOSK [TEST…]
+Usage: Tests/browser/run.py AMBIENCE AMBIENCE-KIOSK [TEST…]   (ambience-serve beside the kiosk)
+
+Page 1 (media queries only) is driven by `ambience kiosk`; page 2 (ambience.js) by `ambience
+serve` alone, in a headless Chromium without the kiosk.
 
 Each test starts its own simulated daemon, kiosk, browser and observer on loopback and stops
 them; each has a time limit (BROWSER_TEST_TIMEOUT, default 120 s) on top of the limit of every
@@ -17,6 +20,7 @@ import traceback
 from rig import Rig, processes_in_group, state_of, wait_for
 
 WAIT = 30  # seconds any single thing may take on two busy cores
+SERVE = None  # ambience-serve, for page 2
 
 
 def wait_state(rig, page, state, since=0):
@@ -209,6 +213,68 @@ def a_bad_kiosk_table_is_a_configuration_error(rig):
     assert check.returncode == 78 and "kiosk.restart" in check.stderr, check
 
 
+# Page 2: ambience.js from `ambience serve`, in Chromium without the kiosk -----------------------
+
+def page2(rig):
+    return "/page2.html?serve=%d" % rig.serve_port
+
+
+def serve_every_state_in_order(rig):
+    rig.start_daemon()
+    rig.start_serve(SERVE)
+    rig.start_browser(page2(rig))
+    wait_state(rig, "main", "regular")
+    for state in ["invert", "contrast", "regular", "contrast", "invert", "regular"]:
+        since = rig.observer.count()
+        rig.override(state)
+        wait_state(rig, "main", state, since)
+
+
+def serve_a_reload_keeps_the_state(rig):
+    rig.start_daemon()
+    rig.override("invert")
+    rig.start_serve(SERVE)
+    rig.start_browser(page2(rig))
+    wait_state(rig, "main", "invert")
+    since = rig.observer.count()
+    rig.observer.command("main", "reload")
+    report = wait_load(rig, "main", since)
+    assert report["state"] == "invert", report
+
+
+def serve_a_window_the_page_opens_follows(rig):
+    rig.start_daemon()
+    rig.override("contrast")
+    rig.start_serve(SERVE)
+    rig.start_browser(page2(rig))
+    wait_state(rig, "main", "contrast")
+    since = rig.observer.count()
+    rig.observer.command("main", "open child")
+    report = wait_load(rig, "child", since)
+    assert report["state"] == "contrast", report
+    for state in ["invert", "regular"]:
+        since = rig.observer.count()
+        rig.override(state)
+        wait_state(rig, "main", state, since)
+        wait_state(rig, "child", state, since)
+
+
+def serve_a_daemon_restart_with_a_new_runtime_directory(rig):
+    rig.start_daemon()
+    rig.override("contrast")
+    rig.start_serve(SERVE)
+    rig.start_browser(page2(rig))
+    wait_state(rig, "main", "contrast")
+    rig.stop_daemon()
+    subprocess.run(["rm", "-rf", rig.runtime], check=True)
+    os.makedirs(rig.runtime)
+    rig.start_daemon()
+    since = rig.observer.count()
+    rig.override("invert")
+    wait_state(rig, "main", "invert", since)
+    assert rig.serve.poll() is None
+
+
 TESTS = [
     (every_state_in_order_by_light, {"light": True}),
     (every_state_in_order_by_override, {}),
@@ -222,6 +288,10 @@ TESTS = [
     (a_browser_that_does_not_answer_is_an_error, {"kiosk_table": "answer_timeout = 3\n"}),
     (a_missing_browser_is_an_error, {}),
     (a_bad_kiosk_table_is_a_configuration_error, {}),
+    (serve_every_state_in_order, {}),
+    (serve_a_reload_keeps_the_state, {}),
+    (serve_a_window_the_page_opens_follows, {}),
+    (serve_a_daemon_restart_with_a_new_runtime_directory, {}),
 ]
 
 
@@ -230,7 +300,10 @@ class TimeLimit(Exception):
 
 
 def main(arguments):
+    global SERVE
     ambience, kiosk = os.path.abspath(arguments[0]), os.path.abspath(arguments[1])
+    # ambience-serve beside ambience-kiosk, as the build puts them.
+    SERVE = os.path.join(os.path.dirname(kiosk), "ambience-serve")
     chosen = arguments[2:]
     limit = int(os.environ.get("BROWSER_TEST_TIMEOUT", "120"))
 
