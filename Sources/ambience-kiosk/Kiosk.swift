@@ -34,6 +34,9 @@ final class Kiosk {
     init(settings: KioskSettings, arguments: [String]) throws(Errno) {
         self.settings = settings
         self.arguments = arguments
+        // A SIGCHLD ignored by whoever started the kiosk would be inherited, and Linux would
+        // then reap the browser itself, leaving no status to wait for.
+        signal(SIGCHLD, SIG_DFL)
         signals = try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         follower = PipeFollower(path: settings.pipe)
     }

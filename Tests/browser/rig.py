@@ -76,12 +76,14 @@ class Rig:
 
     # The kiosk -------------------------------------------------------------------------------
 
-    def start_kiosk(self, page="/page1.html", browser=None):
+    def start_kiosk(self, page="/page1.html", browser=None, ignore_sigchld=False):
         command = [self.kiosk_binary, "--config", self.config, "--"]
         command += browser or [CHROMIUM] + HEADLESS + [
             "--user-data-dir=" + os.path.join(self.directory, "profile"), self.observer.url(page)]
+        # As some launchers leave it: SIGCHLD ignored, which the kiosk inherits across exec.
+        ignore = (lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN)) if ignore_sigchld else None
         self.kiosk = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=open(self.kiosk_log, "a"),
-                                      stderr=subprocess.STDOUT, start_new_session=True)
+                                      stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=ignore)
         return self.kiosk
 
     def browser_pid(self, timeout=30):

@@ -190,6 +190,15 @@ def a_browser_that_does_not_answer_is_an_error(rig):
     assert "/bin/cat exited with status 1 before answering on its DevTools pipe" in output, output
 
 
+def a_kiosk_started_with_sigchld_ignored_still_sees_its_browser_end(rig):
+    rig.start_daemon()
+    rig.start_kiosk(ignore_sigchld=True)
+    wait_state(rig, "main", "regular")
+    os.kill(rig.browser_pid(), signal.SIGKILL)
+    status = rig.kiosk.wait(WAIT)
+    assert status == 128 + signal.SIGKILL, (status, rig.kiosk_output())
+
+
 def a_missing_browser_is_an_error(rig):
     kiosk = rig.start_kiosk(browser=["no-such-browser-anywhere", "--kiosk", "about:blank"])
     status = kiosk.wait(WAIT)
@@ -286,6 +295,7 @@ TESTS = [
     (a_browser_crash_restarts_it_when_configured, {"kiosk_table": "restart = true\nrestart_delay = 0.2\n"}),
     (sigterm_leaves_no_browser_process, {}),
     (a_browser_that_does_not_answer_is_an_error, {"kiosk_table": "answer_timeout = 3\n"}),
+    (a_kiosk_started_with_sigchld_ignored_still_sees_its_browser_end, {}),
     (a_missing_browser_is_an_error, {}),
     (a_bad_kiosk_table_is_a_configuration_error, {}),
     (serve_every_state_in_order, {}),
