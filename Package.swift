@@ -14,6 +14,7 @@ let fuzzTargets: [Target] =
         ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
         ("FuzzJSON", "Fuzz/JSON", "JSON"),
         ("FuzzServeRequests", "Fuzz/ServeRequests", "AmbienceServe"),
+        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", "AmbienceKiosk"),
     ].map { name, path, library in
         .executableTarget(
             name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,
