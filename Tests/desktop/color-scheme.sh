@@ -11,10 +11,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # Made once, before the private D-Bus session, and removed by the run inside it.
 WORK=${AMBIENCE_DESKTOP_WORK:-$(mktemp -d)}
 cleanup() {
-    [ -n "${WATCH:-}" ] && kill "$WATCH" 2>/dev/null
-    [ -n "${DAEMON:-}" ] && kill "$DAEMON" 2>/dev/null
-    [ -n "${TIMER:-}" ] && kill "$TIMER" 2>/dev/null
-    wait 2>/dev/null
+    # Whatever is still running; one that ended already is no error.
+    for process in ${WATCH:-} ${DAEMON:-} ${TIMER:-}; do kill "$process" 2>/dev/null || true; done
+    wait 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
