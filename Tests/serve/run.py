@@ -398,7 +398,9 @@ def malformed_requests_leave_other_clients_alone(setup):
                 connection.sendall(raw)
                 connection.shutdown(socket.SHUT_WR)
                 connection.recv(65536)
-            except (ConnectionResetError, BrokenPipeError):
+            except OSError:
+                # Refused requests may be closed (even reset) before this side is done: what
+                # matters is the stream and the server beside them.
                 pass
     setup.override("contrast")
     stream.wait_for(lambda s: s.states()[-1] == ("change", "contrast"), "the change beside malformed requests")
