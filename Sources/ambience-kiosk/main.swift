@@ -40,6 +40,8 @@ func main(_ words: [String]) -> Int32 {
             continue
         case "--":
             index += 1
+        case _ where !word.hasPrefix("-"):
+            break  // the browser's command, without the -- before it
         default:
             return usageError("unknown option '\(word)' (the browser's command comes after --)")
         }

@@ -207,6 +207,20 @@ def a_missing_browser_is_an_error(rig):
     assert "cannot run no-such-browser-anywhere: No such file or directory" in output, output
 
 
+def usage_errors_are_exit_2(rig):
+    def run(*words):
+        return subprocess.run([rig.kiosk_binary, *words], capture_output=True, text=True, timeout=WAIT)
+    for words, message in [((), "no browser given"), (("--bogus", "--", "chromium"), "unknown option '--bogus'"),
+                           (("--pipe",), "--pipe needs a value")]:
+        result = run(*words)
+        assert result.returncode == 2 and message in result.stderr, (words, result)
+    result = run("--help")
+    assert result.returncode == 0 and "usage: ambience kiosk" in result.stdout, result
+    # Through `ambience`, which runs the program beside it.
+    result = subprocess.run([rig.ambience, "kiosk", "--help"], capture_output=True, text=True, timeout=WAIT)
+    assert result.returncode == 0 and "usage: ambience kiosk" in result.stdout, result
+
+
 def a_bad_kiosk_table_is_a_configuration_error(rig):
     with open(rig.config, "a") as file:
         file.write("restart = 3\n[kiosk.invert]\nprefers-color-scheme = \"dim\"\n")
@@ -297,6 +311,7 @@ TESTS = [
     (a_browser_that_does_not_answer_is_an_error, {"kiosk_table": "answer_timeout = 3\n"}),
     (a_kiosk_started_with_sigchld_ignored_still_sees_its_browser_end, {}),
     (a_missing_browser_is_an_error, {}),
+    (usage_errors_are_exit_2, {}),
     (a_bad_kiosk_table_is_a_configuration_error, {}),
     (serve_every_state_in_order, {}),
     (serve_a_reload_keeps_the_state, {}),
