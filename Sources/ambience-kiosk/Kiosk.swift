@@ -30,6 +30,7 @@ final class Kiosk {
     private var session = DevToolsSession()
     private var stopRequested = false
     private var lastPipeFailure: String?
+    private var sawMissingPipe = false
 
     init(settings: KioskSettings, arguments: [String]) throws(Errno) {
         self.settings = settings
@@ -43,6 +44,7 @@ final class Kiosk {
 
     /// Runs browsers until one ends the kiosk; returns the kiosk's exit status.
     func run() -> Int32 {
+        if !awaitFirstState() { return 0 }
         var delay = settings.restartDelay
         while true {
             let started = clock.now
@@ -124,6 +126,26 @@ final class Kiosk {
         }
     }
 
+    /// Before the first browser: when the daemon's pipe is there, its first state is waited for
+    /// (a new reader gets its `current` line within about a second), so that the pages the
+    /// browser opens at its start are given their scheme as they attach, rather than a moment
+    /// after they have shown the browser's own. Without a pipe the browser starts at once.
+    /// False when a signal ends the kiosk meanwhile.
+    private func awaitFirstState() -> Bool {
+        let end = clock.now + Self.firstStateWait
+        while appearance == nil, clock.now < end {
+            followPipe()
+            if appearance != nil || sawMissingPipe { break }
+            let wake = signals.wait(
+                until: min(end, follower.wakeDeadline), clock: clock, descriptors: follower.descriptors)
+            if case .signal(let number) = wake, number != SIGCHLD { return false }
+        }
+        return true
+    }
+
+    /// Long enough for the daemon to notice a new reader (its check runs every second).
+    static let firstStateWait = 2.0
+
     /// Waits between two browsers, still following the pipe; false when a signal ends the kiosk.
     private func pause(until end: Double) -> Bool {
         while clock.now < end {
@@ -167,6 +189,7 @@ final class Kiosk {
             case .timedOut:
                 return
             case .missing:
+                sawMissingPipe = true
                 log(
                     "waiting for \(settings.pipe) to appear (is the daemon running, and do its pipes.paths list it?)"
                 )
