@@ -1,8 +1,8 @@
 #!/bin/bash
-# A release binary built by Debian's Swift (swiftlang) inside a Debian root (scripts/debian-root.sh
+# Release binaries built by Debian's Swift (swiftlang) inside a Debian root (scripts/debian-root.sh
 # makes it when missing), for .deb packages: static Swift runtime, stripped, at
 #
-#   .build/dist/SUITE-ARCH/ambience
+#   .build/dist/SUITE-ARCH/ambience (and ambience-kiosk, ambience-serve, ambience-mqtt beside it)
 #
 #   scripts/build-in-root.sh SUITE ARCH [native|cross]     (as root; ARCH amd64 or arm64)
 #
@@ -15,7 +15,8 @@
 # sysroot (its Swift runtime, glibc, libstdc++, libgpiod, libi2c; same swiftlang version in both).
 # Both give the same binary behaviour; cross is several times faster (README, "Building with
 # Debian's Swift").
-# The binary then needs only libc6, libstdc++6, libgcc-s1, libi2c0 and libgpiod (libgpiod3).
+# The daemon's binary then needs only libc6, libstdc++6, libgcc-s1, libi2c0 and libgpiod
+# (libgpiod3); ambience-serve adds libmicrohttpd, ambience-mqtt libmosquitto.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,10 +61,18 @@ else
         -Xswiftc -sdk -Xswiftc "$sysroot"
         -Xswiftc -resource-dir -Xswiftc "$sysroot/usr/libexec/swift/lib/swift_static")
 fi
-"${build[@]}" --product ambience
+# The daemon's binary and its companion programs (scripts/layout.sh), which the package carries.
+# shellcheck source=scripts/layout.sh
+. scripts/layout.sh
+products=(ambience)
+for name in $COMPANIONS; do products+=("ambience-$name"); done
+for product in "${products[@]}"; do "${build[@]}" --product "$product"; done
 mkdir -p "$dist"
-binary=$("${build[@]}" --show-bin-path)/ambience
-# Stripped by the root's own binutils (the host's strip may not know the architecture).
-scripts/in-root.sh "$suite" "$arch" strip -o "$dist/ambience" "$binary"
-echo "$dist/ambience: $(stat -c %s "$dist/ambience") bytes, built ($mode) in $(($(date +%s) - start)) s"
-scripts/in-root.sh "$suite" "$arch" sh -c "readelf -d $dist/ambience | grep NEEDED"
+bin=$("${build[@]}" --show-bin-path)
+for product in "${products[@]}"; do
+    # Stripped by the root's own binutils (the host's strip may not know the architecture).
+    scripts/in-root.sh "$suite" "$arch" strip -o "$dist/$product" "$bin/$product"
+    echo "$dist/$product: $(stat -c %s "$dist/$product") bytes"
+    scripts/in-root.sh "$suite" "$arch" sh -c "readelf -d $dist/$product | grep NEEDED"
+done
+echo "built ($mode) in $(($(date +%s) - start)) s"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # make install / make uninstall. Usage: scripts/install.sh install PREFIX BINARY
 #                                       scripts/install.sh uninstall PREFIX
-# Installs the binary (stripped), board profiles, README, the man pages, the udev rules, the
-# systemd unit and a default configuration (never overwriting one), and creates the i2c and gpio groups and the
-# ambience user the unit runs as. Uninstall removes what install put in place, except the
+# Installs the binary and its companion programs (stripped), board profiles, README, the man
+# pages, the udev rules, the systemd units and a default configuration (never overwriting one),
+# and creates the i2c and gpio groups and the ambience user the units run as. Uninstall removes what install put in place, except the
 # configuration in /etc/ambience and the user, which may hold a site's own choices.
 set -euo pipefail
 ACTION=${1:?install or uninstall} PREFIX=${2:?prefix}
@@ -50,8 +50,14 @@ installed ambience in $PREFIX/bin. Next:
 EOM
     ;;
 uninstall)
-    if running_systemd; then systemctl disable --now ambience.service 2>/dev/null || true; fi
-    rm -f "$PREFIX/bin/ambience" "$UNIT" "$RULES" "$PREFIX/share/man/man1/ambience.1" \
+    for unit in $UNITS; do
+        if running_systemd; then systemctl disable --now "$unit" 2>/dev/null || true; fi
+        rm -f "$(dirname "$UNIT")/$unit"
+    done
+    for name in $COMPANIONS; do
+        rm -f "$PREFIX/bin/ambience-$name" "$PREFIX/share/man/man1/ambience-$name.1"
+    done
+    rm -f "$PREFIX/bin/ambience" "$RULES" "$PREFIX/share/man/man1/ambience.1" \
         "$PREFIX/share/man/man5/ambience.toml.5"
     rm -rf "$SHARE" "$DOC"
     if running_systemd; then systemctl daemon-reload; fi

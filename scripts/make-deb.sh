@@ -35,8 +35,8 @@ done
 # The suite decides the library generation and the locations its own packages use (bookworm
 # ships units and rules in /lib, trixie in /usr/lib).
 case $suite in
-bookworm) gpiod=libgpiod.so.2 tag=deb12 libprefix=/lib ;;
-trixie) gpiod=libgpiod.so.3 tag=deb13 libprefix=/usr/lib ;;
+bookworm) gpiod=libgpiod.so.2 tag=deb12 libprefix=/lib microhttpd=libmicrohttpd12 ;;
+trixie) gpiod=libgpiod.so.3 tag=deb13 libprefix=/usr/lib microhttpd=libmicrohttpd12t64 ;;
 *) echo "make-deb: suite must be bookworm or trixie" >&2; exit 2 ;;
 esac
 case $arch in
@@ -50,11 +50,22 @@ if ! LC_ALL=C readelf -h "$binary" | grep -q "Machine: *$machine\$"; then
     echo "make-deb: $binary is not an $arch binary ($(LC_ALL=C readelf -h "$binary" | grep Machine))" >&2
     exit 1
 fi
-mapfile -t needed < <(LC_ALL=C readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-if ! printf '%s\n' "${needed[@]}" | grep -qx "$gpiod"; then
-    echo "make-deb: $binary does not link $gpiod, the libgpiod of $suite: ${needed[*]}" >&2
+mapfile -t daemon_needed < <(LC_ALL=C readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+if ! printf '%s\n' "${daemon_needed[@]}" | grep -qx "$gpiod"; then
+    echo "make-deb: $binary does not link $gpiod, the libgpiod of $suite: ${daemon_needed[*]}" >&2
     exit 1
 fi
+# The companion programs come from beside the binary (scripts/layout.sh says which).
+# shellcheck source=scripts/layout.sh
+. "$ROOT/scripts/layout.sh"
+programs=("$binary")
+for name in $COMPANIONS; do programs+=("$(dirname "$binary")/ambience-$name"); done
+for program in "${programs[@]}"; do
+    [ -f "$program" ] || { echo "make-deb: no $program (build every product)" >&2; exit 1; }
+done
+mapfile -t needed < <(for program in "${programs[@]}"; do
+    LC_ALL=C readelf -d "$program" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'
+done | sort -u)
 
 # The packages that provide the binary's libraries, named by SONAME.
 packages=()
@@ -66,6 +77,8 @@ for soname in "${needed[@]}"; do
     libi2c.so.0) p=libi2c0 ;;
     libgpiod.so.2) p=libgpiod2 ;;
     libgpiod.so.3) p=libgpiod3 ;;
+    libmicrohttpd.so.12) p=$microhttpd ;;
+    libmosquitto.so.1) p=libmosquitto1 ;;
     *) echo "make-deb: no Debian package known for $soname (add it to scripts/make-deb.sh)" >&2; exit 1 ;;
     esac
     printf '%s\n' "${packages[@]}" | grep -qx "$p" || packages+=("$p")
@@ -90,8 +103,6 @@ strip_binary() {
     llvm-objcopy --strip-unneeded --remove-section=.comment --remove-section=.note "$1"
     chrpath -d "$1" >/dev/null
 }
-# shellcheck source=scripts/layout.sh
-. "$ROOT/scripts/layout.sh"
 DEST=$stage BINDIR=/usr/bin SHAREDIR=/usr/share/ambience DOCDIR=/usr/share/doc/ambience \
     MANDIR=/usr/share/man UNITDIR=$libprefix/systemd/system UDEVDIR=$libprefix/udev/rules.d \
     SYSUSERSDIR=/usr/lib/sysusers.d CONFIG=conffile STRIP=strip_binary \
@@ -100,6 +111,10 @@ DEST=$stage BINDIR=/usr/bin SHAREDIR=/usr/share/ambience DOCDIR=/usr/share/doc/a
 # Debian's own: man pages and changelog compressed, the copyright, the lintian overrides.
 doc=$stage/usr/share/doc/ambience
 gzip -9n "$stage"/usr/share/man/man1/ambience.1 "$stage"/usr/share/man/man5/ambience.toml.5
+for name in $COMPANIONS; do
+    rm "$stage/usr/share/man/man1/ambience-$name.1"
+    ln -s ambience.1.gz "$stage/usr/share/man/man1/ambience-$name.1.gz"
+done
 install -m 0644 "$ROOT/packaging/copyright" "$doc/copyright"
 cat >"$work/changelog.Debian" <<CHANGELOG
 ambience ($version) $suite; urgency=medium
@@ -123,7 +138,9 @@ for p in "${packages[@]}"; do
 done
 mkdir -p "$work/shlibs/debian"
 printf 'Source: ambience\n\nPackage: ambience\nArchitecture: any\n' >"$work/shlibs/debian/control"
-depends=$(cd "$work/shlibs" && DEB_HOST_ARCH=$arch dpkg-shlibdeps -O -e"$stage/usr/bin/ambience" \
+executables=()
+for program in "${programs[@]}"; do executables+=("-e$stage/usr/bin/$(basename "$program")"); done
+depends=$(cd "$work/shlibs" && DEB_HOST_ARCH=$arch dpkg-shlibdeps -O "${executables[@]}" \
     "${shlibdeps[@]}" 2>"$work/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') ||
     { cat "$work/shlibdeps.log" >&2; exit 1; }
 grep -v 'binaries to analyze should already be installed' "$work/shlibdeps.log" >&2 || true
@@ -131,7 +148,11 @@ grep -v 'binaries to analyze should already be installed' "$work/shlibdeps.log" 
 
 # The control area.
 mkdir -p "$stage/DEBIAN"
-install -m 0755 "$ROOT"/packaging/debian/{postinst,prerm,postrm} "$stage/DEBIAN/"
+# The maintainer scripts act on every unit of the layout.
+for script in postinst prerm postrm; do
+    sed "s/@UNITS@/$UNITS/" "$ROOT/packaging/debian/$script" >"$stage/DEBIAN/$script"
+    chmod 0755 "$stage/DEBIAN/$script"
+done
 echo /etc/ambience/ambience.toml >"$stage/DEBIAN/conffiles"
 cat >"$stage/DEBIAN/control" <<CONTROL
 Package: ambience
@@ -143,17 +164,21 @@ Depends: $depends
 Section: misc
 Priority: optional
 Description: ambient light to kiosk theme daemon for single-board computers
- Ambience reads an ambient light sensor (TSL2561 or BH1750 on I2C, through
- /dev/i2c-N), smooths the light level and picks one of three display states
+ Ambience reads an ambient light sensor (BH1750, TSL2561, VEML7700, TSL2591 or
+ OPT3001 on I2C through /dev/i2c-N, or any that a kernel driver has, through
+ IIO), smooths the light level and picks one of three display states
  (invert for a dark room, regular, contrast for sunlight on the screen) with a
  latency-bounded hysteresis engine. The state lights GPIO indicator lines
  (libgpiod), is written as JSON lines to named pipes a kiosk reads, and is kept
  in a state file; a control pipe lets an operator override it.
  .
  The package carries the daemon and its tools (probe, check, override, status,
- watch, simulate, replay), a hardened systemd unit, udev rules for the i2c and
- gpio groups, board profiles for Raspberry Pi models and a configuration in
- /etc/ambience. The daemon is not started until it is configured and enabled.
+ watch, simulate, replay, record, plot), the programs that carry the state
+ further, each a process of its own (kiosk: a Chromium whose pages follow the
+ room; serve: the state over loopback HTTP for web pages; mqtt: a bridge to an
+ MQTT broker and Home Assistant), hardened systemd units, udev rules for the
+ i2c and gpio groups, board profiles for Raspberry Pi models and a configuration
+ in /etc/ambience. Nothing is started until it is configured and enabled.
 CONTROL
 (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z |
     xargs -0 md5sum >DEBIAN/md5sums)

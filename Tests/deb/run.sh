@@ -105,8 +105,20 @@ files_are_in_place() {
     grep -qx 'ExecStart=/usr/bin/ambience run --config /etc/ambience/ambience.toml' $unit_dir/ambience.service
     dpkg-query -W -f='${Conffiles}\n' ambience | grep -q "^ $CONF "
     /usr/bin/ambience --help | grep -q '^commands:'
-    # The installed binary finds every library it needs.
-    ! ldd /usr/bin/ambience | grep -q 'not found'
+    # The installed binaries find every library they need; the companions run through ambience.
+    for program in ambience ambience-kiosk ambience-serve ambience-mqtt; do
+        [ -x /usr/bin/$program ] || { echo "missing /usr/bin/$program"; return 1; }
+        ! ldd /usr/bin/$program | grep -q 'not found'
+    done
+    for command in kiosk serve mqtt; do
+        /usr/bin/ambience $command --help >"$WORK/help" 2>&1 || { cat "$WORK/help"; return 1; }
+        grep -q "ambience $command" "$WORK/help"
+        # One manual for all: each companion's page is a link to it.
+        [ "$(readlink /usr/share/man/man1/ambience-$command.1.gz)" = ambience.1.gz ]
+        man -w ambience-$command >/dev/null
+    done
+    grep -qx 'ExecStart=/usr/bin/ambience serve --config /etc/ambience/ambience.toml' $unit_dir/ambience-serve.service
+    grep -q '^ExecStart=/usr/bin/ambience mqtt' $unit_dir/ambience-mqtt.service
     man -w ambience.toml | grep -q /usr/share/man/man5/ambience.toml.5.gz
 }
 
@@ -155,18 +167,20 @@ remove_keeps_the_configuration() {
     mkdir -p /var/lib/ambience && echo '{"override":"invert"}' >/var/lib/ambience/override
     dpkg -r ambience
     [ ! -e /usr/bin/ambience ] && [ ! -e $unit_dir/ambience.service ] && [ ! -e /usr/share/ambience ]
+    [ ! -e /usr/bin/ambience-serve ] && [ ! -e $unit_dir/ambience-mqtt.service ]
     [ ! -e /lib/udev/rules.d/99-ambience.rules ] && [ ! -e /usr/lib/sysusers.d/ambience.conf ]
     grep -q '^# changed by Tests/deb' $CONF
     [ -e /var/lib/ambience/override ]
     # Masked while only the configuration is left, as debhelper's scripts do.
     [ "$(readlink /etc/systemd/system/ambience.service)" = /dev/null ]
+    [ "$(readlink /etc/systemd/system/ambience-serve.service)" = /dev/null ]
     [ "$(dpkg-query -W -f='${Status}' ambience)" = "deinstall ok config-files" ]
 }
 
 purge_removes_what_the_package_added() {
     dpkg --purge ambience
     [ ! -e /etc/ambience ] && [ ! -e /var/lib/ambience ]
-    [ ! -e /etc/systemd/system/ambience.service ]
+    [ ! -e /etc/systemd/system/ambience.service ] && [ ! -e /etc/systemd/system/ambience-mqtt.service ]
     [ ! -e /var/lib/systemd/deb-systemd-helper-enabled/ambience.service.dsh-also ]
     ! dpkg-query -W ambience 2>/dev/null | grep -q .
     # The user and groups are kept, as Debian keeps system accounts (the end of this test
