@@ -83,7 +83,10 @@ let package = Package(
 
         // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
         // and the page's script are pure (AmbienceServe); libmicrohttpd drives them at the edge.
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        // No pkgConfig: libmicrohttpd.pc's `-L/usr/lib/<multiarch>` would come before another
+        // library's own prefix (libgpiod 2 in /opt for make test-gpiod2) and link the wrong one.
+        // Its header and library are in the default paths, a cross build's sysroot included.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
         .target(name: "AmbienceServe", dependencies: ["AmbienceCore"]),
         .executableTarget(
