@@ -217,3 +217,41 @@ struct ConfigurationDecoder {
         return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
     }
 }
+
+extension ConfigurationDecoder {
+    /// A companion program's table (`[kiosk]`, `[serve]`, `[mqtt]`) out of a configuration file's
+    /// text: the TOML alone (no board), its top level handed to `decode`, every fault as
+    /// FILE:LINE: KEY. The rest of the file is the daemon's, which `ambience check` validates.
+    static func decodeCompanionTable<T>(
+        _ bytes: [UInt8], file: String, _ decode: (Section, inout ConfigurationDecoder) -> T?
+    ) throws(ConfigFileErrors) -> T {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable.parse(bytes)
+        } catch {
+            throw ConfigFileErrors([
+                ConfigFileError(file: file, line: error.line, column: error.column, message: error.message)
+            ])
+        }
+        var decoder = ConfigurationDecoder(mainFile: file)
+        let decoded = decode(root(of: [ConfigurationLayer(file: file, table: table)]), &decoder)
+        guard decoder.errors.isEmpty, let decoded else {
+            throw ConfigFileErrors(decoder.errorsInReadingOrder)
+        }
+        return decoded
+    }
+
+    /// The same, for the file at `path`.
+    static func decodeCompanionTable<T>(
+        ofFileAt path: String, files: some ConfigurationFiles,
+        _ decode: (Section, inout ConfigurationDecoder) -> T?
+    ) throws(ConfigFileErrors) -> T {
+        let bytes: [UInt8]
+        do {
+            bytes = try files.contents(of: path)
+        } catch {
+            throw ConfigFileErrors([ConfigFileError(file: path, message: "cannot read the file: \(error)")])
+        }
+        return try decodeCompanionTable(bytes, file: path, decode)
+    }
+}

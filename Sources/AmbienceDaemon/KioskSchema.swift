@@ -1,6 +1,5 @@
 import AmbienceCore
 import AmbienceKiosk
-import TOML
 
 /// The `[kiosk]` table: read by `ambience kiosk`, and checked with the rest of the file by the
 /// daemon and `ambience check`, so that one file holds both and one command finds every fault.
@@ -14,25 +13,9 @@ extension DaemonConfiguration {
     public static func loadKiosk(
         from path: String, files: some ConfigurationFiles = SystemConfigurationFiles()
     ) throws(ConfigFileErrors) -> KioskSettings {
-        let bytes: [UInt8]
-        do {
-            bytes = try files.contents(of: path)
-        } catch {
-            throw ConfigFileErrors([ConfigFileError(file: path, message: "cannot read the file: \(error)")])
+        try ConfigurationDecoder.decodeCompanionTable(ofFileAt: path, files: files) { root, decoder in
+            decodeKiosk(root, decoder: &decoder)
         }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable.parse(bytes)
-        } catch {
-            throw ConfigFileErrors([
-                ConfigFileError(file: path, line: error.line, column: error.column, message: error.message)
-            ])
-        }
-        var decoder = ConfigurationDecoder(mainFile: path)
-        let settings = decodeKiosk(
-            ConfigurationDecoder.root(of: [ConfigurationLayer(file: path, table: table)]), decoder: &decoder)
-        guard decoder.errors.isEmpty else { throw ConfigFileErrors(decoder.errorsInReadingOrder) }
-        return settings
     }
 
     static func decodeKiosk(_ root: Section, decoder: inout ConfigurationDecoder) -> KioskSettings {

@@ -1,5 +1,4 @@
 import AmbienceOutputs
-import TOML
 
 /// The `[mqtt]` table of the daemon's file, for `ambience mqtt`: the daemon only accepts the
 /// table; the bridge reads it here, with the same FILE:LINE: KEY errors as the rest of the file.
@@ -134,27 +133,9 @@ public struct MQTTConfiguration: Equatable, Sendable {
     public static func load(
         from path: String, files: some ConfigurationFiles = SystemConfigurationFiles()
     ) throws(ConfigFileErrors) -> MQTTConfiguration {
-        let bytes: [UInt8]
-        do {
-            bytes = try files.contents(of: path)
-        } catch {
-            throw ConfigFileErrors([ConfigFileError(file: path, message: "cannot read the file: \(error)")])
+        try ConfigurationDecoder.decodeCompanionTable(ofFileAt: path, files: files) { root, decoder in
+            decode(root, &decoder)
         }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable.parse(bytes)
-        } catch {
-            throw ConfigFileErrors([
-                ConfigFileError(file: path, line: error.line, column: error.column, message: error.message)
-            ])
-        }
-        var decoder = ConfigurationDecoder(mainFile: path)
-        let decoded = decode(
-            ConfigurationDecoder.root(of: [ConfigurationLayer(file: path, table: table)]), &decoder)
-        guard decoder.errors.isEmpty, let decoded else {
-            throw ConfigFileErrors(decoder.errorsInReadingOrder)
-        }
-        return decoded
     }
 
     private static func decode(_ root: ConfigurationDecoder.Section, _ decoder: inout ConfigurationDecoder)

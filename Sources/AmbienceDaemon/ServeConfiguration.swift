@@ -1,5 +1,4 @@
 import AmbienceSystem
-import TOML
 
 /// Where `ambience serve` listens: an IPv4 or IPv6 address and a port.
 public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
@@ -130,19 +129,9 @@ public struct ServeConfiguration: Equatable, Sendable {
 
     /// Decodes the `[serve]` table of a configuration file's text; a missing table is the defaults.
     public static func decode(_ bytes: [UInt8], file: String) throws(ConfigFileErrors) -> ServeConfiguration {
-        let table: TOMLTable
-        do {
-            table = try TOMLTable.parse(bytes)
-        } catch {
-            throw ConfigFileErrors([
-                ConfigFileError(file: file, line: error.line, column: error.column, message: error.message)
-            ])
+        try ConfigurationDecoder.decodeCompanionTable(bytes, file: file) { root, decoder in
+            decode(root, decoder: &decoder)
         }
-        var decoder = ConfigurationDecoder(mainFile: file)
-        let configuration = decode(
-            ConfigurationDecoder.root(of: [ConfigurationLayer(file: file, table: table)]), decoder: &decoder)
-        guard decoder.errors.isEmpty else { throw ConfigFileErrors(decoder.errorsInReadingOrder) }
-        return configuration
     }
 
     /// The table out of the file's top level, its faults into `decoder`: `serve` reads it this
