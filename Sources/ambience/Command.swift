@@ -113,6 +113,15 @@ enum Ambience {
     }
 }
 
+/// A file named on the command line for reading, "-" being standard input.
+func openInput(_ path: String) throws(CommandFailure) -> FileDescriptor {
+    do {
+        return path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
+    } catch {
+        throw CommandFailure(message: "cannot open \(path): \(error)", exitCode: .failure)
+    }
+}
+
 func printOut(_ text: String) {
     try? FileDescriptor.standardOutput.writeAll(text + "\n")
 }

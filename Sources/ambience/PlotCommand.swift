@@ -47,12 +47,7 @@ private func runPlot(_ arguments: inout Arguments) throws -> ExitCode {
         configurations.append((comparePath, other))
     }
 
-    let input: FileDescriptor
-    do {
-        input = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
-    } catch {
-        throw CommandFailure(message: "cannot open \(path): \(error)", exitCode: .failure)
-    }
+    let input = try openInput(path)
     defer { if input != .standardInput { input.close() } }
     var plot = PlotBuilder(configurations: configurations)
     var reader = LineReader(descriptor: input)

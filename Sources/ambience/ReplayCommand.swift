@@ -40,12 +40,7 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
     }
     try arguments.finish()
 
-    let input: FileDescriptor
-    do {
-        input = path == "-" ? .standardInput : try FileDescriptor.open(path, O_RDONLY)
-    } catch {
-        throw CommandFailure(message: "cannot open \(path): \(error)", exitCode: .failure)
-    }
+    let input = try openInput(path)
     defer { if input != .standardInput { input.close() } }
 
     var replay = Replay(configuration: configuration, format: format, summarize: summarize)
