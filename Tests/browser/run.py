@@ -39,6 +39,42 @@ def wait_load(rig, page, since, state=None):
     return rig.observer.wait(check, WAIT, "page %s to load%s" % (page, " in " + state if state else ""))
 
 
+EVERY_STATE_IN_TURN = ["invert", "contrast", "regular", "contrast", "invert", "regular"]
+
+
+def overrides_reach(rig, states, pages=("main",)):
+    """Each state in turn, by override, seen by every page."""
+    for state in states:
+        since = rig.observer.count()
+        rig.override(state)
+        for page in pages:
+            wait_state(rig, page, state, since)
+
+
+def reload_keeps(rig, state):
+    since = rig.observer.count()
+    rig.observer.command("main", "reload")
+    report = wait_load(rig, "main", since)
+    assert report["state"] == state, report
+
+
+def opened_window_follows(rig):
+    """The main page shows contrast; a window it opens loads in it, then follows both ways."""
+    since = rig.observer.count()
+    rig.observer.command("main", "open child")
+    report = wait_load(rig, "child", since)
+    assert report["state"] == "contrast", report
+    overrides_reach(rig, ["invert", "regular"], pages=("main", "child"))
+
+
+def remake_runtime_directory(rig):
+    """The daemon stopped, its runtime directory and the pipes in it gone and made again, as
+    systemd's RuntimeDirectory= does."""
+    rig.stop_daemon()
+    subprocess.run(["rm", "-rf", rig.runtime], check=True)
+    os.makedirs(rig.runtime)
+
+
 def every_state_in_order_by_light(rig):
     """The daemon's own light path (simulate, lux on stdin) to the page's media queries."""
     rig.start_daemon("stdin")
@@ -58,10 +94,7 @@ def every_state_in_order_by_override(rig):
     rig.start_daemon()
     rig.start_kiosk()
     wait_state(rig, "main", "regular")
-    for state in ["invert", "contrast", "regular", "contrast", "invert", "regular"]:
-        since = rig.observer.count()
-        rig.override(state)
-        wait_state(rig, "main", state, since)
+    overrides_reach(rig, EVERY_STATE_IN_TURN)
 
 
 def a_reload_keeps_the_state(rig):
@@ -70,10 +103,7 @@ def a_reload_keeps_the_state(rig):
     wait_state(rig, "main", "regular")
     rig.override("invert")
     wait_state(rig, "main", "invert")
-    since = rig.observer.count()
-    rig.observer.command("main", "reload")
-    report = wait_load(rig, "main", since)
-    assert report["state"] == "invert", report
+    reload_keeps(rig, "invert")
 
 
 def a_window_the_page_opens_follows(rig):
@@ -81,15 +111,7 @@ def a_window_the_page_opens_follows(rig):
     rig.override("contrast")
     rig.start_kiosk()
     wait_state(rig, "main", "contrast")
-    since = rig.observer.count()
-    rig.observer.command("main", "open child")
-    report = wait_load(rig, "child", since)
-    assert report["state"] == "contrast", report
-    for state in ["invert", "regular"]:
-        since = rig.observer.count()
-        rig.override(state)
-        wait_state(rig, "main", state, since)
-        wait_state(rig, "child", state, since)
+    opened_window_follows(rig)
 
 
 def a_frame_from_another_site_follows(rig):
@@ -109,16 +131,11 @@ def a_daemon_restart_with_a_new_runtime_directory(rig):
     rig.start_kiosk()
     wait_state(rig, "main", "contrast")
     browser = rig.browser_pid()
-    rig.stop_daemon()
-    # As systemd's RuntimeDirectory= does: the directory and the pipes in it go, then come again.
-    subprocess.run(["rm", "-rf", rig.runtime], check=True)
-    os.makedirs(rig.runtime)
+    remake_runtime_directory(rig)
     time.sleep(0.5)  # the kiosk keeps the last state while the daemon is away
     assert state_of(rig.observer.reports, "main")["state"] == "contrast"
     rig.start_daemon()
-    since = rig.observer.count()
-    rig.override("invert")
-    wait_state(rig, "main", "invert", since)
+    overrides_reach(rig, ["invert"])
     assert rig.browser_pid() == browser, "the browser was restarted"
     assert rig.kiosk.poll() is None
 
@@ -254,10 +271,7 @@ def serve_every_state_in_order(rig):
     rig.start_serve(SERVE)
     rig.start_browser(page2(rig))
     wait_state(rig, "main", "regular")
-    for state in ["invert", "contrast", "regular", "contrast", "invert", "regular"]:
-        since = rig.observer.count()
-        rig.override(state)
-        wait_state(rig, "main", state, since)
+    overrides_reach(rig, EVERY_STATE_IN_TURN)
 
 
 def serve_a_reload_keeps_the_state(rig):
@@ -266,10 +280,7 @@ def serve_a_reload_keeps_the_state(rig):
     rig.start_serve(SERVE)
     rig.start_browser(page2(rig))
     wait_state(rig, "main", "invert")
-    since = rig.observer.count()
-    rig.observer.command("main", "reload")
-    report = wait_load(rig, "main", since)
-    assert report["state"] == "invert", report
+    reload_keeps(rig, "invert")
 
 
 def serve_a_window_the_page_opens_follows(rig):
@@ -278,15 +289,7 @@ def serve_a_window_the_page_opens_follows(rig):
     rig.start_serve(SERVE)
     rig.start_browser(page2(rig))
     wait_state(rig, "main", "contrast")
-    since = rig.observer.count()
-    rig.observer.command("main", "open child")
-    report = wait_load(rig, "child", since)
-    assert report["state"] == "contrast", report
-    for state in ["invert", "regular"]:
-        since = rig.observer.count()
-        rig.override(state)
-        wait_state(rig, "main", state, since)
-        wait_state(rig, "child", state, since)
+    opened_window_follows(rig)
 
 
 def serve_a_daemon_restart_with_a_new_runtime_directory(rig):
@@ -295,13 +298,9 @@ def serve_a_daemon_restart_with_a_new_runtime_directory(rig):
     rig.start_serve(SERVE)
     rig.start_browser(page2(rig))
     wait_state(rig, "main", "contrast")
-    rig.stop_daemon()
-    subprocess.run(["rm", "-rf", rig.runtime], check=True)
-    os.makedirs(rig.runtime)
+    remake_runtime_directory(rig)
     rig.start_daemon()
-    since = rig.observer.count()
-    rig.override("invert")
-    wait_state(rig, "main", "invert", since)
+    overrides_reach(rig, ["invert"])
     assert rig.serve.poll() is None
 
 
