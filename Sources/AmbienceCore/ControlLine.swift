@@ -1,6 +1,7 @@
 /// The control pipe's language (docs/guarantees.md §5.5):
 /// `override invert|regular|contrast [for DURATION]` and `override auto`.
-/// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`.
+/// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`, at most
+/// `longestOverride` (a year).
 /// Besides overrides, `record` asks the daemon to write its record of the light
 /// (`LightRecord`) beside the control pipe, for `ambience record`.
 public enum ControlLine {
@@ -42,10 +43,25 @@ public enum ControlLine {
         case 2:
             return .hold(state, duration: nil)
         case 4 where words[2] == "for":
-            return .hold(state, duration: try duration(words[3]))
+            return .hold(state, duration: try overrideDuration(words[3]))
         default:
             throw ParseError(message: "expected 'override \(state.rawValue) [for DURATION]'")
         }
+    }
+
+    /// The longest override a line may ask for: a year. Longer is no one's intent (a typo, or a
+    /// payload probing the parser), and the bound keeps the time left a number every reader
+    /// prints and every integer time type holds.
+    public static let longestOverride: Double = 365 * 86_400
+
+    /// `duration(text)` within `longestOverride`: the one check the CLI, the control pipe and
+    /// MQTT share, as they share this parser.
+    public static func overrideDuration<S: StringProtocol>(_ text: S) throws(ParseError) -> Double {
+        let seconds = try duration(text)
+        guard seconds <= longestOverride else {
+            throw ParseError(message: "'\(text)' is longer than the longest override, 365d (a year)")
+        }
+        return seconds
     }
 
     /// Seconds in a duration such as `90`, `2.5s`, `10m` or `1h30m`; it must be positive.

@@ -67,7 +67,9 @@ public struct OverrideStore: Sendable {
             return .hold(state, duration: nil)
         case 3 where words[1] == "until":
             guard let expiry = Double(words[2]), expiry.isFinite else { throw invalid }
-            let remaining = expiry - wallClockNow
+            // An end further away than any line may ask for (a file from before the bound, or a
+            // clock set back) holds for the longest override rather than for ever.
+            let remaining = min(expiry - wallClockNow, ControlLine.longestOverride)
             return remaining > 0 ? .hold(state, duration: remaining) : nil
         default:
             throw invalid

@@ -9,8 +9,8 @@ let overrideCommand = Command(
                ambience override auto [--control PATH]
 
           Tells the running daemon through its control pipe (default \(ControlPipe.defaultPath)).
-          DURATION is seconds or numbers with units: 90, 45s, 10m, 2h, 1h30m, 1d. The daemon
-          persists the override across restarts until 'auto' or its end.
+          DURATION is seconds or numbers with units: 90, 45s, 10m, 2h, 1h30m, 1d, at most a year
+          (365d). The daemon persists the override across restarts until 'auto' or its end.
           Exit 0 when the daemon has the line; 1 when it is not running; 2 on bad usage.
         """,
     run: runOverride)

@@ -106,4 +106,27 @@ struct ControlLineTests {
     func rejects(line: String) {
         #expect(throws: ControlLine.ParseError.self) { try ControlLine.parse(line) }
     }
+
+    @Test(arguments: [
+        ("365d", 31_536_000.0), ("31536000", 31_536_000), ("8760h", 31_536_000),
+        ("364d23h59m59s", 31_535_999),
+    ])
+    func takesDurationsUpToAYear(text: String, seconds: Double) throws {
+        #expect(try ControlLine.parse("override invert for \(text)") == .hold(.invert, duration: seconds))
+    }
+
+    /// A second over the bound, and values past what Int64 seconds or nanoseconds hold (the last
+    /// is Int64.max + 1 seconds; 99999999999999999d made the daemon report 8.64e+21 s left).
+    @Test(arguments: [
+        "365d1s", "31536001", "366d", "8761h", "99999999999999999d", "9223372036854775808", "9.3e18",
+        "1e300",
+    ])
+    func refusesDurationsOverAYear(text: String) {
+        do {
+            _ = try ControlLine.parse("override contrast for \(text)")
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.message == "'\(text)' is longer than the longest override, 365d (a year)")
+        }
+    }
 }

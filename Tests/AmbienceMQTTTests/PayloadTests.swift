@@ -81,6 +81,22 @@ struct OverridePayloadTests {
         #expect(!rejection.message.isEmpty)
     }
 
+    /// The same bound and words as the CLI and the control pipe, the parser being theirs.
+    @Test func durationsOverAYearAreRejectedAsEverywhere() {
+        #expect(
+            OverridePayload.controlLine(Array("invert for 365d".utf8)) == .success("override invert for 365d")
+        )
+        guard
+            case .failure(let rejection) = OverridePayload.controlLine(
+                Array("invert for 99999999999999999d".utf8))
+        else {
+            Issue.record("accepted a duration over a year")
+            return
+        }
+        #expect(
+            rejection.message == "'99999999999999999d' is longer than the longest override, 365d (a year)")
+    }
+
     @Test func invalidUTF8IsRejectedAndLoggedPrintably() {
         #expect((try? OverridePayload.controlLine([0xFF, 0x41]).get()) == nil)
         #expect(OverridePayload.quoted(Array("a\u{1B}[2Jb".utf8)) == "'a?[2Jb'")

@@ -24,7 +24,8 @@ import Testing
         defer { control.close() }
         #expect(control.read().isEmpty)
         try write(
-            "override invert\n\noverride dim\noverride regular for 10m\nreboot\noverride auto\n", to: path)
+            "override invert\n\noverride dim\noverride regular for 10m\nreboot\noverride invert for 366d\n"
+                + "override auto\n", to: path)
         #expect(
             control.read() == [
                 .command(.hold(.invert, duration: nil)),
@@ -34,6 +35,9 @@ import Testing
                 .command(.hold(.regular, duration: 600)),
                 .rejected(
                     line: "reboot", reason: "expected 'override STATE [for DURATION]' or 'override auto'"),
+                .rejected(
+                    line: "override invert for 366d",
+                    reason: "'366d' is longer than the longest override, 365d (a year)"),
                 .command(.auto),
             ])
         #expect(log.messages.isEmpty)

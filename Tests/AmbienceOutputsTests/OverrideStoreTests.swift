@@ -21,6 +21,16 @@ import Testing
         #expect(try store.restore(wallClockNow: 1_764_460_000) == nil)
     }
 
+    @Test func anEndBeyondTheLongestOverrideHoldsForTheLongest() throws {
+        let store = OverrideStore(directory: directory.path)
+        try Files.replaceAtomically(store.path, with: "invert until 8.64e+21\n", mode: 0o644, durable: false)
+        #expect(
+            try store.restore(wallClockNow: 1_000) == .hold(.invert, duration: ControlLine.longestOverride))
+        try store.save(.hold(.regular, duration: ControlLine.longestOverride), wallClockNow: 1_000)
+        #expect(
+            try store.restore(wallClockNow: 1_000) == .hold(.regular, duration: ControlLine.longestOverride))
+    }
+
     @Test func autoRemovesTheRecord() throws {
         let store = OverrideStore(directory: directory.path)
         try store.save(.auto, wallClockNow: 0)
