@@ -52,7 +52,7 @@ final class Kiosk {
             do {
                 ending = try runBrowser()
             } catch {
-                log("cannot run \(arguments[0]): \(error)")
+                log(.error, "cannot run \(arguments[0]): \(error)")
                 return 1
             }
             switch ending {
@@ -60,23 +60,25 @@ final class Kiosk {
                 return 0
             case .silent:
                 log(
+                    .error,
                     "\(arguments[0]) did not answer on its DevTools pipe within"
                         + " \(seconds(settings.answerTimeout)) s: ambience kiosk needs Chromium or Chrome"
                         + " (--remote-debugging-pipe); it was stopped")
                 return 1
             case .exited(let status, answered: false):
                 log(
+                    .error,
                     "\(arguments[0]) \(describe(status)) before answering on its DevTools pipe:"
                         + " ambience kiosk needs Chromium or Chrome (--remote-debugging-pipe)")
                 return 1
             case .exited(let status, answered: true):
                 guard settings.restart else {
-                    log("\(arguments[0]) \(describe(status))")
+                    log(status.shellStatus == 0 ? .notice : .error, "\(arguments[0]) \(describe(status))")
                     return status.shellStatus
                 }
                 // A browser that ran a good while was no crash loop: start over with a short delay.
                 if clock.now - started >= settings.restartDelayLimit { delay = settings.restartDelay }
-                log("\(arguments[0]) \(describe(status)); starting it again in \(seconds(delay)) s")
+                log(.warning, "\(arguments[0]) \(describe(status)); starting it again in \(seconds(delay)) s")
                 if !pause(until: clock.now + delay) { return 0 }
                 delay = min(delay * 2, settings.restartDelayLimit)
             }
@@ -159,14 +161,15 @@ final class Kiosk {
 
     private func serveBrowser(_ browser: Browser) {
         let (messages, dropped) = browser.receive()
-        if dropped > 0 { log("dropped \(dropped) oversized message(s) from the browser") }
+        if dropped > 0 { log(.warning, "dropped \(dropped) oversized message(s) from the browser") }
         for message in messages {
             let reaction = session.receive(message)
             for notice in reaction.notices {
                 switch notice {
                 case .answered, .pageAttached, .pageDetached: break
-                case .failed(let method, let message): log("the browser refused \(method): \(message)")
-                case .unreadable(let why): log("unreadable message from the browser: \(why)")
+                case .failed(let method, let message):
+                    log(.warning, "the browser refused \(method): \(message)")
+                case .unreadable(let why): log(.warning, "unreadable message from the browser: \(why)")
                 }
             }
             browser.send(reaction.messages)
@@ -181,7 +184,7 @@ final class Kiosk {
                 event = try follower.next(timeout: 0)
             } catch {
                 // Said once; the follower tries the path again at its next check.
-                if lastPipeFailure != error.description { log(error.description) }
+                if lastPipeFailure != error.description { log(.warning, error.description) }
                 lastPipeFailure = error.description
                 return
             }
@@ -191,6 +194,7 @@ final class Kiosk {
             case .missing:
                 sawMissingPipe = true
                 log(
+                    .notice,
                     "waiting for \(settings.pipe) to appear (is the daemon running, and do its pipes.paths list it?)"
                 )
             case .opened:
@@ -199,7 +203,7 @@ final class Kiosk {
                 guard let update = states.consume(bytes) else { continue }
                 let appearance = settings.appearance(for: update.state)
                 self.appearance = appearance
-                log(update.state.rawValue)
+                log(.info, update.state.rawValue)
                 if let browser { browser.send(session.show(appearance)) }
             case .closed:
                 states.disconnected()
@@ -219,6 +223,6 @@ final class Kiosk {
     }
 }
 
-func log(_ text: String) {
-    try? FileDescriptor.standardError.writeAll("ambience kiosk: " + text + "\n")
+func log(_ priority: Logger.Priority, _ text: String) {
+    Logger.standard.log(priority, "ambience kiosk: " + text)
 }

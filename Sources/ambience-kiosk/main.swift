@@ -60,8 +60,7 @@ func main(_ words: [String]) -> Int32 {
             settings = try DaemonConfiguration.loadKiosk(from: path)
         }
     } catch {
-        try? FileDescriptor.standardError.writeAll(
-            error.errors.map { "ambience kiosk: \($0)\n" }.joined())
+        log(.error, error.errors.map(\.description).joined(separator: "\nambience kiosk: "))
         return 78
     }
     if let pipe { settings.pipe = pipe }
@@ -77,7 +76,7 @@ func main(_ words: [String]) -> Int32 {
         do {
             try makeDirectories(profile)
         } catch {
-            log("cannot make the browser's profile directory \(profile): \(error)")
+            log(.error, "cannot make the browser's profile directory \(profile): \(error)")
             return 1
         }
     }
@@ -86,14 +85,14 @@ func main(_ words: [String]) -> Int32 {
         kiosk = try Kiosk(
             settings: settings, arguments: BrowserCommand.arguments(browserWords, profile: profile))
     } catch {
-        log("cannot set up: \(error)")
+        log(.error, "cannot set up: \(error)")
         return 1
     }
     return kiosk.run()
 }
 
 func usageError(_ message: String) -> Int32 {
-    try? FileDescriptor.standardError.writeAll("ambience kiosk: \(message)\n\(usage)\n")
+    log(.error, "\(message)\n\(usage)")
     return 2
 }
 

@@ -28,7 +28,7 @@ enum Exit: Int32 {
 }
 
 func fail(_ message: String, _ code: Exit) -> Never {
-    try? FileDescriptor.standardError.writeAll("ambience mqtt: \(message)\n")
+    Logger.standard.log(.error, "ambience mqtt: \(message)")
     exit(code.rawValue)
 }
 
@@ -82,5 +82,5 @@ if let file = configuration.passwordFile {
 }
 
 let session = Session(
-    configuration: configuration, deviceID: deviceID, password: password, logger: Logger())
+    configuration: configuration, deviceID: deviceID, password: password, logger: Logger.standard)
 exit(session.run().rawValue)

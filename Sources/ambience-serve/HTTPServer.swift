@@ -145,7 +145,9 @@ final class HTTPServer {
     private func drop(_ client: EventStreamClient) {
         client.dropped = true
         dropped += 1
-        printError("ambience serve: dropped an event stream whose client stopped reading (\(dropped) so far)")
+        Logger.standard.log(
+            .warning,
+            "ambience serve: dropped an event stream whose client stopped reading (\(dropped) so far)")
         // The socket stays MHD's to close; shut down, its next send fails and MHD cleans up.
         shutdown(client.socket, Int32(SHUT_RDWR))
         resume(client)
@@ -243,6 +245,7 @@ private let releaseStream: MHD_ContentReaderFreeCallback = { context in
     client.server.forget(client)
 }
 
+/// A message that ends the program: at `error` in the journal.
 func printError(_ text: String) {
-    try? FileDescriptor.standardError.writeAll(text + "\n")
+    Logger.standard.log(.error, text)
 }

@@ -144,7 +144,8 @@ func serve(_ configuration: ServeConfiguration) throws -> Exit {
         listen: configuration.listen, router: HTTPRouter(allowedOrigin: configuration.allowedOrigin))
     var shown = configuration.listen
     shown.port = server.port
-    printError("ambience serve: listening on http://\(shown)/, following \(configuration.pipe)")
+    Logger.standard.log(
+        .notice, "ambience serve: listening on http://\(shown)/, following \(configuration.pipe)")
     let pipe = PipeFollower(path: configuration.pipe)
     let clock = SystemClock()
     var nextKeepAlive = clock.now + keepAliveInterval
@@ -175,7 +176,8 @@ func serve(_ configuration: ServeConfiguration) throws -> Exit {
             case .closed:
                 server.feed.disconnected()
             case .missing:
-                printError(
+                Logger.standard.log(
+                    .notice,
                     "ambience serve: waiting for \(configuration.pipe) to appear (is the daemon running?)")
             case .opened:
                 continue

@@ -126,6 +126,7 @@ func printOut(_ text: String) {
     try? FileDescriptor.standardOutput.writeAll(text + "\n")
 }
 
+/// A message that ends the command: at `error` in the journal, as every program's fatal ones.
 func printError(_ text: String) {
-    try? FileDescriptor.standardError.writeAll(text + "\n")
+    Logger.standard.log(.error, text)
 }

@@ -29,7 +29,7 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     let load = configurationLoader(path: path, boards: boards)
     let configuration = try loadAtStart(load)
     let clock = SystemClock()
-    let logger = Logger()
+    let logger = Logger.standard
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
@@ -39,7 +39,7 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
         },
         reload: load)
     logger.log(
-        .info,
+        .notice,
         "ambience \(configuration.sensor.kind.rawValue) on \(configuration.sensor.bus), config \(path)")
     do {
         try daemon.run()

@@ -67,7 +67,7 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
     let profile = try lightProfile(profileText)
 
     let clock = PacedClock(speed: speed)
-    let logger = Logger()
+    let logger = Logger.standard
     let bus = MockI2CBus(name: "mock-i2c", clock: clock)
     let light = LightSwitchboard(profile: profile, bus: bus, address: configuration.sensor.address)
     let indicators = TerminalIndicators(colour: isatty(1) != 0, timeOfDay: light.timeOfDay) { text in

@@ -35,7 +35,8 @@ private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
         }
         switch event {
         case .missing:
-            printError("ambience watch: waiting for \(path) to appear (is the daemon running?)")
+            Logger.standard.log(
+                .notice, "ambience watch: waiting for \(path) to appear (is the daemon running?)")
         case .data(let bytes):
             // A read takes everything that piled up while a command ran, so this acts on
             // the newest state only.
@@ -73,8 +74,10 @@ private func run(_ command: String, for update: StateFollower.Update) {
     case .exited(0):
         break
     case .exited(let code):
-        printError("ambience watch: the command for \(update.state.rawValue) exited with \(code)")
+        Logger.standard.log(
+            .warning, "ambience watch: the command for \(update.state.rawValue) exited with \(code)")
     case .signaled(let signal):
-        printError("ambience watch: the command for \(update.state.rawValue) ended by signal \(signal)")
+        Logger.standard.log(
+            .warning, "ambience watch: the command for \(update.state.rawValue) ended by signal \(signal)")
     }
 }

@@ -159,6 +159,9 @@ override_without_a_daemon_says_so() {
     expect_exit 1 "$BIN" status --state-file "$WORK/no-such-state.json"
     grep -q 'not running' "$WORK/err"
     expect_exit 2 "$BIN" override dark
+    # The bound is checked before the pipe is looked for: a usage error, the same words as MQTT's.
+    expect_exit 2 "$BIN" override invert for 99999999999999999d --control "$WORK/no-such-control"
+    grep -q "'99999999999999999d' is longer than the longest override, 365d (a year)" "$WORK/err"
 }
 
 watch_runs_the_command_on_each_change() {
@@ -234,6 +237,30 @@ check_names_file_line_and_key() {
     expect_exit 78 "$BIN" check --config "$WORK/missing.toml"
 }
 
+# Under systemd stderr is no terminal, and journald takes each line's <N> prefix as its priority
+# (a line without one is info): what ends a program must be <3> (err), or `journalctl -p err`
+# never shows it, and no line of it may go without a prefix.
+only_at_err() {  # only_at_err PATTERN: $WORK/err has PATTERN at err, and no line at info
+    grep -q "^<3>.*$1" "$WORK/err" || { echo "no <3> line with '$1':"; cat "$WORK/err"; return 1; }
+    ! grep -v '^<[0-5]>' "$WORK/err" || { echo "lines above at info (or with no priority)"; return 1; }
+}
+
+fatal_messages_of_every_program_go_out_at_err() {
+    printf '[sensor]\nkind = "bh1750"\nbord = "raspberry-pi-4"\n' >"$WORK/typo.toml"
+    expect_exit 78 "$BIN" run --config "$WORK/typo.toml" && only_at_err "typo.toml:3: sensor.bord"
+    printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
+    expect_exit 1 "$BIN" run --config "$WORK/bus99.toml" && only_at_err "I2C enabled"
+    expect_exit 2 "$BIN" replay --colour red - </dev/null && only_at_err "unknown option --colour"
+    printf '[serve]\nlisten_at = 1\n' >"$WORK/serve.toml"
+    expect_exit 78 "$BIN" serve --config "$WORK/serve.toml" && only_at_err "serve.toml:2: serve.listen_at"
+    printf '[mqtt]\nbroker_url = 1\n' >"$WORK/mqtt.toml"
+    expect_exit 78 "$BIN" mqtt --config "$WORK/mqtt.toml" && only_at_err "mqtt.toml:2: mqtt.broker_url"
+    printf '[kiosk]\nrestart = 1\n[kiosk.colour]\n' >"$WORK/kiosk.toml"
+    expect_exit 78 "$BIN" kiosk --config "$WORK/kiosk.toml" -- true && only_at_err "kiosk.toml:2: kiosk.restart" &&
+        only_at_err "kiosk.toml:3: kiosk.colour"
+    expect_exit 2 "$BIN" kiosk --colour && only_at_err "unknown option '--colour'"
+}
+
 shipped_configuration_and_boards_are_valid() {
     "$BIN" check --config "$ROOT/config/ambience.toml" --boards "$ROOT/boards" >/dev/null
     "$BIN" check --config "$ROOT/examples/simulate.toml" >/dev/null
@@ -277,7 +304,8 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     simulation_drives_the_pipe_and_the_state_file override_and_status_talk_to_the_running_daemon \
     override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
-    check_names_file_line_and_key shipped_configuration_and_boards_are_valid \
+    check_names_file_line_and_key fatal_messages_of_every_program_go_out_at_err \
+    shipped_configuration_and_boards_are_valid \
     watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
     simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do
     check "$test" "$test"

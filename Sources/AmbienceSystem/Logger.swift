@@ -1,11 +1,10 @@
-import AmbienceSystem
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// One line per message on stderr. Under systemd (stderr not a terminal) each line starts with
-/// a `<N>` priority prefix that journald turns into the entry's priority (sd-daemon(3)).
+/// Messages on stderr. Under systemd (stderr not a terminal) each line starts with a `<N>`
+/// priority prefix that journald turns into the entry's priority (sd-daemon(3)); journald reads
+/// the prefix line by line, so every line of a message carries it.
 public final class Logger: @unchecked Sendable {
     public enum Priority: Int, Sendable {
         case error = 3
@@ -22,8 +21,15 @@ public final class Logger: @unchecked Sendable {
         self.write = write
     }
 
+    /// Every program's own: what reaches journald at a priority, fatal messages at `error`.
+    public static let standard = Logger()
+
     public func log(_ priority: Priority, _ message: String) {
-        write((prefixed ? "<\(priority.rawValue)>" : "") + message + "\n")
+        guard prefixed else { return write(message + "\n") }
+        let prefix = "<\(priority.rawValue)>"
+        write(
+            message.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 + "\n" }
+                .joined())
     }
 
     public static func standardError(_ line: String) {
