@@ -122,6 +122,32 @@ files_are_in_place() {
     man -w ambience.toml | grep -q /usr/share/man/man5/ambience.toml.5.gz
 }
 
+# One restart policy in the three units: a configuration error (78) fails the unit at once, so
+# `systemctl --failed` shows the typo; other failures are retried, and a start that keeps failing
+# reaches the start limit with a margin (systemd counts starts in a window opened by the first).
+units_fail_on_a_configuration_error_and_stop_retrying() {
+    python3 - $unit_dir/ambience.service $unit_dir/ambience-serve.service $unit_dir/ambience-mqtt.service <<'PY'
+import sys
+policies = set()
+for path in sys.argv[1:]:
+    keys = {}
+    for line in open(path):
+        if "=" in line and not line.startswith("#"):
+            key, value = line.strip().split("=", 1)
+            keys[key] = value
+    assert keys.get("RestartPreventExitStatus") == "78", (path, "RestartPreventExitStatus")
+    assert keys.get("Restart") == "on-failure", (path, "Restart")
+    interval, burst, delay = (float(keys[k]) for k in ("StartLimitIntervalSec", "StartLimitBurst", "RestartSec"))
+    # The start the limit refuses comes after `burst` failed starts and delays: with starts that
+    # fail at once it must fall well inside the window (twice over), and not before a minute.
+    refused_at = burst * delay
+    assert 2 * refused_at <= interval, (path, "the limit is reached only by the starts' own time")
+    assert refused_at >= 60, (path, "a bus that comes within a minute must still be waited for")
+    policies.add((keys["Restart"], interval, burst, delay))
+assert len(policies) == 1, policies
+PY
+}
+
 user_and_groups_exist() {
     id ambience
     id -nG ambience | tr ' ' '\n' | grep -qx i2c
@@ -143,8 +169,37 @@ check_reads_the_conffile_and_the_packaged_board() {
     [ $code = 78 ] && grep -q 'sensor.kind' "$WORK/err"
 }
 
+# What the package could have started runs /usr/bin/ambience or a companion beside it (shown as
+# deleted once an upgrade replaced the file). A developer's own `ambience simulate` or a build's
+# tests on this machine are not the package's doing.
+package_started_nothing() {
+    local process exe
+    for process in /proc/[0-9]*; do
+        exe=$(readlink "$process/exe" 2>/dev/null) || continue
+        if [[ $exe =~ ^/usr/bin/ambience(-[a-z]+)?( \(deleted\))?$ ]]; then
+            echo "the package's $exe runs as ${process#/proc/}"
+            return 1
+        fi
+    done
+}
+
+# An ambience of the developer's own running meanwhile: a replay waiting on a FIFO.
+start_a_bystander() {
+    mkfifo "$WORK/bystander"
+    "$BIN" replay "$WORK/bystander" >/dev/null 2>&1 &
+    BYSTANDER=$!
+    pgrep -x ambience | grep -qx $BYSTANDER
+}
+stop_the_bystander() {
+    [ -n "${BYSTANDER:-}" ] && kill "$BYSTANDER" 2>/dev/null
+    rm -f "$WORK/bystander"
+}
+
 the_daemon_was_not_started_nor_enabled() {
-    ! pgrep -x ambience
+    start_a_bystander && package_started_nothing
+    local code=$?
+    stop_the_bystander
+    [ $code = 0 ]
     [ ! -e /run/ambience ]
     [ ! -e /etc/systemd/system/multi-user.target.wants/ambience.service ]
     # The unit is recorded, so that purge can clean up after an administrator's enable.
@@ -160,7 +215,7 @@ upgrade_keeps_the_changed_configuration() {
     grep -q '^# changed by Tests/deb' $CONF
     /usr/bin/ambience check --config $CONF | grep -q 'interval = 0.25'
     [ ! -e $CONF.dpkg-dist ] && [ ! -e $CONF.dpkg-new ]
-    ! pgrep -x ambience
+    package_started_nothing
 }
 
 remove_keeps_the_configuration() {
@@ -194,7 +249,8 @@ step() {
     echo "     ($1: $((SECONDS - start)) s)"
 }
 for test in build_packages wrong_libgpiod_generation_is_refused depends_come_from_the_libraries \
-    lintian_is_clean accounts_without_systemd_sysusers install_on_the_host files_are_in_place user_and_groups_exist \
+    lintian_is_clean accounts_without_systemd_sysusers install_on_the_host files_are_in_place \
+    units_fail_on_a_configuration_error_and_stop_retrying user_and_groups_exist \
     check_reads_the_conffile_and_the_packaged_board the_daemon_was_not_started_nor_enabled \
     upgrade_keeps_the_changed_configuration remove_keeps_the_configuration \
     purge_removes_what_the_package_added; do
