@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test cli-test kiosk-test serve-test mqtt-test record-test lint \
+.PHONY: setup build release demo test unit-test embedded-test cli-test kiosk-test serve-test mqtt-test record-test lint \
 	fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
@@ -41,7 +41,7 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test cli-test kiosk-test serve-test mqtt-test record-test fuzz test-gpiod2 test-swift6.0 \
+test: setup lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test record-test fuzz test-gpiod2 test-swift6.0 \
 	rig-test deb-test rig-test-deb
 
 unit-test:
@@ -50,6 +50,11 @@ unit-test:
 
 cli-test: build
 	Tests/cli/run.sh $(BIN)
+
+# The pure core (AmbienceCore, JSON) built in Embedded Swift; `replay` made of it must match the
+# portable build's byte for byte.
+embedded-test: build
+	Tests/embedded/run.sh $(BIN)
 
 # ambience serve over real loopback sockets, driven by a simulated daemon (Tests/serve/run.py).
 serve-test: setup

@@ -1,5 +1,8 @@
 #if canImport(Glibc)
     import Glibc
+#elseif hasFeature(Embedded)
+    // Embedded Swift has no Glibc module: libm's exp, declared.
+    @_extern(c, "exp") private func exp(_ x: Double) -> Double
 #endif
 
 /// Exponential moving average aware of uneven sample spacing:

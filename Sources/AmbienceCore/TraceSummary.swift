@@ -127,7 +127,7 @@ public struct SummaryBuilder: Sendable {
 public enum SummaryTable {
     public static func rows(_ summaries: [TraceSummary]) -> [(label: String, values: [String])] {
         func each(_ value: (TraceSummary) -> String) -> [String] { summaries.map(value) }
-        var rows: [(String, [String])] = [
+        var rows: [(label: String, values: [String])] = [
             ("duration", each { duration($0.duration) }),
             ("switches per day", each { "\(fixed($0.switchesPerDay, 1)) (\($0.switches) in all)" }),
             ("switches within 60 s of the one before", each { "\($0.quickSwitches)" }),
@@ -154,15 +154,15 @@ public enum SummaryTable {
                         + " (L = \(duration(summary.latencyBound)))"
                 }
             ))
-        rows.append(("clear levels not shown within L", each { "\($0.clearLevelsMissed)" }))
+        rows.append(("clear levels not shown within L", each { String($0.clearLevelsMissed) }))
         return rows
     }
 
     /// Aligned columns under `names`.
     public static func text(_ summaries: [TraceSummary], names: [String]) -> String {
         let table = rows(summaries)
-        let labelWidth = table.map(\.label.count).max() ?? 0
-        var widths = names.map(\.count)
+        let labelWidth = table.map { $0.label.count }.max() ?? 0
+        var widths = names.map { $0.count }
         for row in table {
             for (index, value) in row.values.enumerated() { widths[index] = max(widths[index], value.count) }
         }

@@ -1,0 +1,102 @@
+#!/bin/bash
+# The pure core (AmbienceCore and JSON) built in Embedded Swift, and `ambience replay` made of it
+# (Tests/embedded/main.swift) checked against the portable build byte for byte: events and
+# summaries of the example day and of seeded traces at 10 Hz around every threshold, with failed
+# reads and overrides. Prints the embedded program's size and peak RSS.
+# Usage: Tests/embedded/run.sh PATH-TO-AMBIENCE
+set -uo pipefail
+BIN=$(realpath "${1:-.build/debug/ambience}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=$ROOT/.build/embedded
+SWIFTC=${SWIFTC:-swiftc}
+TARGET=x86_64-unknown-linux-gnu
+EMBEDDED_LIB=$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/embedded/$TARGET
+passed=0 failed=0
+mkdir -p "$OUT"
+rm -f "$OUT"/*.out
+
+build() {
+    local flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -Osize
+        -target $TARGET -I "$OUT")
+    (
+        cd "$OUT" || exit 1
+        "$SWIFTC" "${flags[@]}" -parse-as-library -module-name JSON -emit-module -emit-library -static \
+            "$ROOT"/Sources/JSON/*.swift -o libJSON.a &&
+            "$SWIFTC" "${flags[@]}" -parse-as-library -module-name AmbienceCore -emit-module -emit-library \
+                -static "$ROOT"/Sources/AmbienceCore/*.swift -o libAmbienceCore.a &&
+            cc -c -O2 "$HERE/strtod.c" -o strtod.o &&
+            "$SWIFTC" "${flags[@]}" "$HERE/main.swift" strtod.o -L . -lAmbienceCore -lJSON \
+                -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables -lm -o replay
+    )
+}
+
+# Seeded traces: 10 Hz for two hours, light crossing both bands and back, noise, runs of failed
+# reads, and (in the record's format) overrides coming and going.
+traces() {
+    python3 - "$OUT" <<'PY'
+import math, random, sys
+out = sys.argv[1]
+for seed in (1, 2, 3):
+    rng = random.Random(seed)
+    record = seed == 3
+    with open(f"{out}/trace-{seed}.csv", "w") as f:
+        f.write("seconds,lux,filtered,state,fault,override\n" if record else "seconds,lux\n")
+        override, outage = "", 0
+        for step in range(72000):
+            t = step / 10
+            # Between 2 and 20,000 lux and back every 20 minutes, lingering near each threshold.
+            phase = math.sin(2 * math.pi * t / (1200 + 100 * seed))
+            level = 10 ** (2.3 + 2 * phase + 0.3 * math.sin(t / 7)) * math.exp(rng.gauss(0, 0.05))
+            if outage == 0 and rng.random() < 0.0002:
+                outage = rng.randint(5, 150)  # failed reads for up to 15 s: faults and recoveries
+            lux = "nan" if outage > 0 else f"{level:.3f}"
+            outage = max(outage - 1, 0)
+            if record:
+                if rng.random() < 0.0005:
+                    override = rng.choice(["", "invert", "regular", "contrast"])
+                f.write(f"{t:.1f},{lux},,,0,{override}\n")
+            else:
+                f.write(f"{t:.1f},{lux}\n")
+PY
+}
+
+compare() {  # compare NAME TRACE [--summary]
+    local name=$1 trace=$2 summary=${3:-}
+    if [ -n "$summary" ]; then
+        SUMMARY=1 "$OUT/replay" <"$trace" >"$OUT/$name.embedded.out"
+        "$BIN" replay --summary - <"$trace" >"$OUT/$name.portable.out"
+    else
+        "$OUT/replay" <"$trace" >"$OUT/$name.embedded.out"
+        "$BIN" replay - <"$trace" >"$OUT/$name.portable.out"
+    fi
+    if [ -s "$OUT/$name.portable.out" ] && cmp "$OUT/$name.embedded.out" "$OUT/$name.portable.out"; then
+        echo "ok   $name ($(wc -l <"$OUT/$name.portable.out") lines alike)"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name"
+        diff "$OUT/$name.embedded.out" "$OUT/$name.portable.out" | head -5
+        failed=$((failed + 1))
+    fi
+}
+
+if build; then
+    echo "ok   the core builds in Embedded Swift"
+    passed=$((passed + 1))
+else
+    echo "FAIL the core does not build in Embedded Swift"
+    echo "embedded: $passed passed, 1 failed"
+    exit 1
+fi
+traces
+compare day "$ROOT/examples/day.csv"
+compare day-summary "$ROOT/examples/day.csv" --summary
+for seed in 1 2 3; do
+    compare trace-$seed "$OUT/trace-$seed.csv"
+    compare trace-$seed-summary "$OUT/trace-$seed.csv" --summary
+done
+strip -o "$OUT/replay.stripped" "$OUT/replay"
+rss=$( { /usr/bin/time -f '%M' "$OUT/replay" <"$OUT/trace-1.csv" >/dev/null; } 2>&1 | tail -n 1)
+echo "     embedded replay: $(stat -c %s "$OUT/replay.stripped") bytes stripped, peak RSS ${rss} kB"
+echo "embedded: $passed passed, $failed failed"
+[ "$failed" = 0 ]
