@@ -9,15 +9,20 @@ let fuzzTargets: [Target] =
     Context.environment["AMBIENCE_FUZZ"] == nil
     ? []
     : [
-        ("FuzzConfiguration", "Fuzz/Configuration", "AmbienceDaemon"),
-        ("FuzzReplayRows", "Fuzz/ReplayRows", "AmbienceCore"),
-        ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
-        ("FuzzJSON", "Fuzz/JSON", "JSON"),
-        ("FuzzServeRequests", "Fuzz/ServeRequests", "AmbienceServe"),
-        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", "AmbienceKiosk"),
-    ].map { name, path, library in
+        (
+            "FuzzConfiguration", "Fuzz/Configuration",
+            [
+                "AmbienceDaemon", "AmbienceConfig", "AmbienceKiosk", "AmbienceServe", "AmbienceMQTT",
+            ]
+        ),
+        ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
+        ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
+        ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
+        ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
+        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", ["AmbienceKiosk"]),
+    ].map { name, path, libraries in
         .executableTarget(
-            name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,
+            name: name, dependencies: libraries.map { .target(name: $0) } + ["AmbienceSystem"], path: path,
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     }
 
@@ -57,29 +62,42 @@ let package = Package(
             name: "AmbienceSimulation",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs"]),
 
-
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
+
+        // The configuration file every program reads: the layered decoder (the file over its board
+        // profile), its FILE:LINE: KEY faults and the file loading. Each program's tables are
+        // decoded in that program's module with it: no program links another's settings.
+        .target(name: "AmbienceConfig", dependencies: ["AmbienceCore", "AmbienceSystem", "TOML"]),
 
         // Configuration, board profiles, the run loop, signals, systemd, `simulate`.
         .target(
             name: "AmbienceDaemon",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs", "TOML",
-                "AmbienceKiosk",
+                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs",
+                "TOML",
+                "AmbienceConfig",
             ]),
 
         // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
         .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
         // `ambience kiosk`: the DevTools protocol session that keeps a browser's pages at the room's
         // colour scheme, and its settings. Pure; the program around it does the I/O.
-        .target(name: "AmbienceKiosk", dependencies: ["AmbienceCore", "JSON"]),
+        .target(name: "AmbienceKiosk", dependencies: ["AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
         .executableTarget(
             name: "ambience-kiosk",
-            dependencies: ["AmbienceKiosk", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem"]),
+            dependencies: [
+                "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem",
+            ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
-        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem", "AmbiencePlot"]),
+        .executableTarget(
+            name: "ambience",
+            dependencies: [
+                "AmbienceDaemon", "AmbienceSystem", "AmbiencePlot", "AmbienceCore", "AmbienceConfig",
+                "AmbienceOutputs",
+                "AmbienceSensors", "AmbienceSimulation", "AmbienceKiosk", "AmbienceServe", "AmbienceMQTT",
+            ]),
 
         // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
         // and the page's script are pure (AmbienceServe); libmicrohttpd drives them at the edge.
@@ -88,25 +106,31 @@ let package = Package(
         // Its header and library are in the default paths, a cross build's sysroot included.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
-        .target(name: "AmbienceServe", dependencies: ["AmbienceCore"]),
+        .target(name: "AmbienceServe", dependencies: ["AmbienceCore", "AmbienceConfig"]),
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
-                "AmbienceServe", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD", "CMicroHTTPDShim",
+                "AmbienceServe", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD",
+                "CMicroHTTPDShim",
             ],
             path: "Sources/ambience-serve"),
 
         // `ambience mqtt`: the daemon's events to an MQTT broker and Home Assistant, overrides back.
         // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
         // program drives libmosquitto from its own poll loop.
-        .target(name: "AmbienceMQTT", dependencies: ["AmbienceCore", "JSON"]),
+        .target(
+            name: "AmbienceMQTT", dependencies: ["AmbienceCore", "AmbienceConfig", "AmbienceOutputs", "JSON"]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
         .executableTarget(
             name: "ambience-mqtt",
-            dependencies: ["AmbienceMQTT", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMosquitto"]),
+            dependencies: [
+                "AmbienceMQTT", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "CMosquitto",
+            ]),
         .executableTarget(
             name: "AmbienceBench",
-            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
+            dependencies: [
+                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs",
+            ],
             path: "Benchmarks/AmbienceBench"),
 
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
@@ -117,9 +141,16 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
-        .testTarget(name: "AmbienceMQTTTests", dependencies: ["AmbienceMQTT", "AmbienceDaemon"]),
         .testTarget(
-            name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk"]),
-        .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceDaemon"]),
+            name: "AmbienceMQTTTests",
+            dependencies: ["AmbienceMQTT", "AmbienceConfig", "AmbienceSystem", "JSON"]),
+        .testTarget(
+            name: "AmbienceDaemonTests",
+            dependencies: [
+                "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig", "AmbienceCore",
+                "AmbienceSystem",
+                "AmbienceOutputs", "AmbienceSensors", "TOML",
+            ]),
+        .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceConfig"]),
     ] + fuzzTargets
 )

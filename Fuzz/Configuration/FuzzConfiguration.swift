@@ -1,13 +1,23 @@
+import AmbienceConfig
 import AmbienceDaemon
+import AmbienceKiosk
+import AmbienceMQTT
+import AmbienceServe
 import AmbienceSystem
 
-/// libFuzzer entry: any bytes as the main configuration file, with one board profile beside it.
-/// Whatever the input, loading either succeeds or throws file:line errors; it never traps.
+/// libFuzzer entry: any bytes as the main configuration file, with one board profile beside it,
+/// checked as `ambience check` does (every program's table). Whatever the input, loading either
+/// succeeds or throws file:line errors; it never traps.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfiguration(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let files = InMemoryFiles(main: Array(UnsafeBufferPointer(start: data, count: size)))
     if let configuration = try? DaemonConfiguration.load(
-        from: "/fuzz/ambience.toml", boardDirectories: ["/boards"], files: files)
+        from: "/fuzz/ambience.toml", boardDirectories: ["/boards"], files: files,
+        alsoChecking: { root, decoder in
+            ProgramTable.check(
+                [KioskSettings.table, ServeConfiguration.table, MQTTConfiguration.table], in: root,
+                decoder: &decoder)
+        })
     {
         _ = configuration.tomlText
     }

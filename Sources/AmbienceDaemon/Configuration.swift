@@ -1,5 +1,5 @@
+import AmbienceConfig
 import AmbienceCore
-import AmbienceKiosk
 import AmbienceOutputs
 import AmbienceSensors
 
@@ -7,8 +7,6 @@ import AmbienceSensors
 /// lines, the pipes and the files it keeps. Built by `DaemonConfiguration.load(from:…)` from
 /// a TOML file, a board profile and defaults, or directly in code and tests.
 public struct DaemonConfiguration: Equatable, Sendable {
-    public static let defaultPath = "/etc/ambience/ambience.toml"
-
     /// The board profile the file named, if any; its values are already merged in.
     public var board: String?
     public var sensor: SensorSettings
@@ -27,8 +25,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// Where a persisted override lives, and the persistent record of the light.
     public var stateDirectory: String
     public var record = RecordSettings()
-    /// The `[kiosk]` table: not the daemon's, but in its file, checked and shown with the rest.
-    public var kiosk = KioskSettings()
     /// Where each key was set, when loaded from a file: faults found later, by the devices
     /// (a missing GPIO chip, a line out of range), are placed at file:line too.
     public var origins = ConfigurationOrigins()

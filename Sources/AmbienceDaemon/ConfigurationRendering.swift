@@ -1,10 +1,10 @@
+import AmbienceConfig
 import AmbienceCore
-import AmbienceKiosk
 import AmbienceSensors
 import TOML
 
 extension DaemonConfiguration {
-    /// The configuration as the daemon uses it, as TOML: every key written out, the board's
+    /// The daemon's tables as the daemon uses them, as TOML: every key written out, the board's
     /// values included, so the text stands alone and reads back to this same configuration
     /// (the board's name stays as a comment, since its values are already here).
     public var tomlText: String {
@@ -112,25 +112,6 @@ extension DaemonConfiguration {
                 ("max_bytes", String(record.maximumBytes)),
             ])
 
-        table(
-            "[kiosk]",
-            [
-                ("pipe", string(kiosk.pipe)), ("restart", String(kiosk.restart)),
-                ("restart_delay", Format.number(kiosk.restartDelay)),
-                ("restart_delay_max", Format.number(kiosk.restartDelayLimit)),
-                ("answer_timeout", Format.number(kiosk.answerTimeout)),
-                ("stop_timeout", Format.number(kiosk.stopTimeout)),
-            ] + (kiosk.userDataDirectory.map { [("user_data_dir", string($0))] } ?? []))
-        if kiosk.userDataDirectory == nil {
-            lines.append("# user_data_dir: $XDG_STATE_HOME/ambience/kiosk-browser, else ~/.local/state/…")
-        }
-        for state in AmbienceState.allCases {
-            let appearance = kiosk.appearance(for: state)
-            table(
-                "[kiosk.\(state.rawValue)]",
-                appearance.features.map { ($0.name, string($0.value)) }
-                    + (appearance.autoDarkMode.map { [("auto_dark_mode", String($0))] } ?? []))
-        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

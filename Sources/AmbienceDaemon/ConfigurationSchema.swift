@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
 import AmbienceSensors
@@ -15,9 +16,8 @@ extension DaemonConfiguration {
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
                 "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record",
-                // Companion programs' tables: each program reads its own (ServeConfiguration,
-                // MQTTConfiguration, the kiosk's settings), and the daemon checks them with the
-                // rest of the file.
+                // Companion programs' tables: each program decodes its own, in its own module,
+                // and `ambience check` checks them all.
                 "serve", "mqtt", "kiosk",
             ], in: root)
         let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
@@ -30,11 +30,7 @@ extension DaemonConfiguration {
         let engine = decodeEngine(root, sampleInterval: interval, decoder: &decoder)
         let gpio = decodeGPIO(root, decoder: &decoder)
         let pipes = decodePipes(root, decoder: &decoder)
-        // Checked here so that `ambience check` finds its faults too; `ambience serve` reads it.
-        _ = ServeConfiguration.decode(root, decoder: &decoder)
         let record = decodeRecord(root, decoder: &decoder)
-        // Checked here so that `ambience check` finds its faults too; `ambience kiosk` reads it.
-        let kiosk = decodeKiosk(root, decoder: &decoder)
         rejectSharedPaths(
             [("state_file", stateFile), ("control_pipe", controlPipe)]
                 + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },
@@ -45,7 +41,6 @@ extension DaemonConfiguration {
             controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
             stateDirectory: stateDirectory)
         configuration.record = record
-        configuration.kiosk = kiosk
         return configuration
     }
 
@@ -375,28 +370,5 @@ extension DaemonConfiguration {
             }
         let choices = kind.addresses.map { "\($0) (\(pins[$0] ?? ""))" }
         return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
-    }
-}
-
-/// How the configuration writes numbers, in messages and in the rendered file alike.
-enum ConfigurationFormat {
-    /// `0x23`, as addresses are written in datasheets and in the file.
-    static func hexadecimal(_ value: Int64) -> String {
-        let digits = String(value.magnitude, radix: 16, uppercase: true)
-        return (value < 0 ? "-" : "") + "0x" + String(repeating: "0", count: max(0, 2 - digits.count))
-            + digits
-    }
-
-    /// `0o660`, as permission bits are written.
-    static func octal(_ value: Int64) -> String {
-        (value < 0 ? "-" : "") + "0o" + String(value.magnitude, radix: 8)
-    }
-
-    /// A number of seconds or lux, without a needless ".0".
-    static func number(_ value: Double) -> String {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-            return String(Int64(value))
-        }
-        return TOMLWriter.float(value)
     }
 }

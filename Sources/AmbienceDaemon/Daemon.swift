@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
 import AmbienceSensors

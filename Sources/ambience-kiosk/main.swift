@@ -1,4 +1,4 @@
-import AmbienceDaemon
+import AmbienceConfig
 import AmbienceKiosk
 import AmbienceSystem
 
@@ -53,11 +53,11 @@ func main(_ words: [String]) -> Int32 {
     }
     var settings: KioskSettings
     do {
-        let path = configuration ?? DaemonConfiguration.defaultPath
+        let path = configuration ?? ConfigurationSource.defaultPath
         if configuration == nil, !FileSystem.exists(path) {
             settings = KioskSettings()
         } else {
-            settings = try DaemonConfiguration.loadKiosk(from: path)
+            settings = try KioskSettings.load(from: path)
         }
     } catch {
         log(.error, error.errors.map(\.description).joined(separator: "\nambience kiosk: "))

@@ -1,4 +1,3 @@
-import AmbienceDaemon
 import AmbienceMQTT
 import AmbienceOutputs
 import AmbienceSystem

@@ -1,4 +1,4 @@
-import AmbienceDaemon
+import AmbienceConfig
 import AmbienceMQTT
 import AmbienceOutputs
 import AmbienceSystem
@@ -12,7 +12,7 @@ let usage = """
 
       Publishes the daemon's state to an MQTT broker (and Home Assistant, by discovery) and takes
       overrides from it, for this kiosk (PREFIX/ID/override/set) or every kiosk (PREFIX/all/override/set).
-      Settings: the [mqtt] table of the configuration (default \(DaemonConfiguration.defaultPath)).
+      Settings: the [mqtt] table of the configuration (default \(ConfigurationSource.defaultPath)).
       Follows the daemon's pipe --pipe (default: [mqtt] pipe, or \(MQTTConfiguration.defaultPipe); list it
       in [pipes] paths) across daemon restarts, and sends overrides through the daemon's control pipe.
       Runs until SIGTERM or SIGINT, publishing 'offline' before it leaves.
@@ -33,7 +33,7 @@ func fail(_ message: String, _ code: Exit) -> Never {
 }
 
 var words = Array(CommandLine.arguments.dropFirst())
-var configPath = DaemonConfiguration.defaultPath
+var configPath = ConfigurationSource.defaultPath
 var pipeOption: String?
 while !words.isEmpty {
     let word = words.removeFirst()

@@ -1,4 +1,3 @@
-import AmbienceDaemon
 import AmbienceServe
 import AmbienceSystem
 import CMicroHTTPD

@@ -1,4 +1,4 @@
-import AmbienceDaemon
+import AmbienceConfig
 import AmbienceOutputs
 import AmbienceServe
 import AmbienceSystem
@@ -89,7 +89,7 @@ func main() -> Int32 {
     var configuration: ServeConfiguration
     do {
         configuration = try ServeConfiguration.load(
-            from: options.config ?? ServeConfiguration.defaultPath, required: options.config != nil)
+            from: options.config ?? ConfigurationSource.defaultPath, required: options.config != nil)
     } catch {
         printError("ambience serve: \(error)")
         return Exit.configuration.rawValue

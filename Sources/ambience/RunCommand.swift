@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
 import AmbienceOutputs
@@ -15,7 +16,7 @@ let runCommand = Command(
         ambience run [--config PATH] [--boards DIR]
 
           Runs until SIGTERM or SIGINT, then turns every indicator line off and releases it.
-          SIGHUP reloads the configuration (default \(DaemonConfiguration.defaultPath)); an invalid
+          SIGHUP reloads the configuration (default \(ConfigurationSource.defaultPath)); an invalid
           one is logged and the running one kept. Under systemd (Type=notify) it reports
           READY=1 after the first state, WATCHDOG=1 from the sampling loop and STATUS= lines.
           Exit 0 after a clean shutdown; 1 when a device cannot be used; 78 on a bad configuration.
@@ -23,7 +24,7 @@ let runCommand = Command(
     run: runDaemon)
 
 private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
-    let path = try arguments.option("--config") ?? DaemonConfiguration.defaultPath
+    let path = try arguments.option("--config") ?? ConfigurationSource.defaultPath
     let boards = try arguments.option("--boards")
     try arguments.finish()
     let load = configurationLoader(path: path, boards: boards)
@@ -49,14 +50,20 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     return .ok
 }
 
-/// Loads `path` with the board profiles of `--boards` or the usual places.
-func configurationLoader(path: String, boards: String?) -> Daemon.Reload {
+/// Loads `path` with the board profiles of `--boards` or the usual places; `others` checks
+/// other programs' tables of the same file alongside.
+func configurationLoader(
+    path: String, boards: String?,
+    alsoChecking others: @escaping (ConfigurationDecoder.Section, inout ConfigurationDecoder) -> Void = {
+        _, _ in
+    }
+) -> Daemon.Reload {
     let directories =
         boards.map { [$0] }
-        ?? DaemonConfiguration.boardDirectories(
+        ?? ConfigurationSource.boardDirectories(
             environment: getenv("AMBIENCE_BOARDS").map { String(cString: $0) })
     return { () throws(ConfigFileErrors) in
-        try DaemonConfiguration.load(from: path, boardDirectories: directories)
+        try DaemonConfiguration.load(from: path, boardDirectories: directories, alsoChecking: others)
     }
 }
 

@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
 import AmbienceOutputs
@@ -168,8 +169,8 @@ import Testing
 
     @Test func boardDirectoriesPutTheEnvironmentFirst() {
         let standard = ["/usr/local/share/ambience/boards", "/usr/share/ambience/boards"]
-        #expect(DaemonConfiguration.boardDirectories(environment: nil) == standard)
-        #expect(DaemonConfiguration.boardDirectories(environment: "") == standard)
-        #expect(DaemonConfiguration.boardDirectories(environment: "/a:/b") == ["/a", "/b"] + standard)
+        #expect(ConfigurationSource.boardDirectories(environment: nil) == standard)
+        #expect(ConfigurationSource.boardDirectories(environment: "") == standard)
+        #expect(ConfigurationSource.boardDirectories(environment: "/a:/b") == ["/a", "/b"] + standard)
     }
 }

@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceDaemon
 import Testing
 

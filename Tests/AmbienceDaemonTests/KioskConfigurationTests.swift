@@ -1,10 +1,11 @@
+import AmbienceConfig
 import AmbienceDaemon
 import AmbienceKiosk
 import Testing
 
 @Suite struct KioskConfigurationTests {
     func load(_ text: String) throws(ConfigFileErrors) -> KioskSettings {
-        try DaemonConfiguration.loadKiosk(from: Fixture.path, files: MemoryFiles(files: [Fixture.path: text]))
+        try KioskSettings.load(from: Fixture.path, files: MemoryFiles(files: [Fixture.path: text]))
     }
 
     func errors(_ text: String) -> [String] {
@@ -76,13 +77,21 @@ import Testing
                 ])
     }
 
-    @Test func theDaemonTakesAFileWithAKioskTableAndChecksIt() throws {
+    /// The daemon leaves the table to the kiosk (and `ambience check`, Tests/cli), which checks it.
+    @Test func theDaemonTakesAFileWithAKioskTableAndTheKioskChecksIt() throws {
         _ = try Fixture.load(
             Fixture.minimal("[kiosk]\nrestart = true\n[kiosk.regular]\nforced-colors = \"none\"\n"))
         #expect(
-            Fixture.errors(Fixture.minimal("[kiosk]\npipe = \"relative\"\n"))
+            errors(Fixture.minimal("[kiosk]\npipe = \"relative\"\n"))
                 == [
                     "/etc/ambience/ambience.toml:4: kiosk.pipe: \"relative\" must be an absolute path (starting with /)"
                 ])
+    }
+
+    /// The daemon takes the companions' tables as theirs, whatever is in them (the bridge checks
+    /// its own, and `ambience check` all of them).
+    @Test func theDaemonAcceptsAFileWithAnMQTTTable() throws {
+        let daemon = try Fixture.load(Fixture.minimal("[mqtt]\nbroker = 'mqtt://x'\nwhatever = 1\n"))
+        #expect(daemon.sensor.kind == .bh1750)
     }
 }

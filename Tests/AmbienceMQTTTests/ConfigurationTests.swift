@@ -1,4 +1,5 @@
-import AmbienceDaemon
+import AmbienceConfig
+import AmbienceMQTT
 import AmbienceSystem
 import Testing
 
@@ -104,12 +105,5 @@ struct MQTTConfigurationTests {
         #expect(
             found.first?.hasPrefix(Self.path + (expected.first?.isNumber == true ? ":" : ": ") + expected)
                 == true)
-    }
-
-    @Test func theDaemonAcceptsAFileWithAnMQTTTable() throws {
-        let text = "[sensor]\nkind = 'bh1750'\n[mqtt]\nbroker = 'mqtt://x'\nwhatever = 1\n"
-        let files = Files(text: text)
-        let daemon = try DaemonConfiguration.load(from: Self.path, boardDirectories: [], files: files)
-        #expect(daemon.sensor.kind == .bh1750)
     }
 }

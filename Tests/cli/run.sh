@@ -261,6 +261,21 @@ fatal_messages_of_every_program_go_out_at_err() {
     expect_exit 2 "$BIN" kiosk --colour && only_at_err "unknown option '--colour'"
 }
 
+# Each program decodes its own table; check runs them all over the one file, [mqtt] included
+# (and only when it is there: a kiosk without a broker is no fault).
+check_checks_every_program_table() {
+    local table
+    for table in "[kiosk]\nrestart_delay = 'soon'" "[serve]\nlisten = '10.0.0.1:80'" "[mqtt]\nbroker = 'http://x'"; do
+        printf "[sensor]\nkind = \"bh1750\"\n$table\n" >"$WORK/table.toml"
+        expect_exit 78 "$BIN" check --config "$WORK/table.toml" || return 1
+        grep -q "table.toml:4: $(printf "$table" | sed -n '1s/\[\(.*\)\]/\1/p')\." "$WORK/err" || {
+            echo "no fault of $table:"; cat "$WORK/err"; return 1
+        }
+    done
+    printf '[sensor]\nkind = "bh1750"\n' >"$WORK/no-mqtt.toml"
+    "$BIN" check --config "$WORK/no-mqtt.toml" | grep -q '^\[kiosk\]$'
+}
+
 shipped_configuration_and_boards_are_valid() {
     "$BIN" check --config "$ROOT/config/ambience.toml" --boards "$ROOT/boards" >/dev/null
     "$BIN" check --config "$ROOT/examples/simulate.toml" >/dev/null
@@ -304,7 +319,7 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     simulation_drives_the_pipe_and_the_state_file override_and_status_talk_to_the_running_daemon \
     override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
-    check_names_file_line_and_key fatal_messages_of_every_program_go_out_at_err \
+    check_names_file_line_and_key check_checks_every_program_table fatal_messages_of_every_program_go_out_at_err \
     shipped_configuration_and_boards_are_valid \
     watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
     simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do

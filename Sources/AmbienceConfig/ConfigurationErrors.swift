@@ -53,7 +53,7 @@ public struct ConfigurationOrigin: Equatable, Sendable {
     /// Places a refusal that names a key (from the engine's, a driver's or a device's own checks)
     /// at the key, or at the nearest enclosing table that was written, or at the main file that
     /// leaves it to the defaults.
-    static func place(
+    public static func place(
         _ error: ConfigurationError, origins: [String: ConfigurationOrigin], mainFile: String
     ) -> ConfigFileError {
         var path = error.key.split(separator: ".").map(String.init)

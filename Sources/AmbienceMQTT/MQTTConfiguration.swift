@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceOutputs
 
 /// The `[mqtt]` table of the daemon's file, for `ambience mqtt`: the daemon only accepts the
@@ -133,12 +134,19 @@ public struct MQTTConfiguration: Equatable, Sendable {
     public static func load(
         from path: String, files: some ConfigurationFiles = SystemConfigurationFiles()
     ) throws(ConfigFileErrors) -> MQTTConfiguration {
-        try ConfigurationDecoder.decodeCompanionTable(ofFileAt: path, files: files) { root, decoder in
-            decode(root, &decoder)
+        try ConfigurationSource.decodeTable(ofFileAt: path, files: files) { root, decoder in
+            decode(root, decoder: &decoder)
         }
     }
 
-    private static func decode(_ root: ConfigurationDecoder.Section, _ decoder: inout ConfigurationDecoder)
+    /// For `ambience check`: without the table the bridge is not used.
+    public static let table = ProgramTable(name: "mqtt", checkedWhenAbsent: false) { root, decoder in
+        _ = decode(root, decoder: &decoder)
+    }
+
+    /// The table out of the file's top level, its faults into `decoder`: `mqtt` reads it this
+    /// way, and `ambience check` with the rest of the file.
+    public static func decode(_ root: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
         -> MQTTConfiguration?
     {
         let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath

@@ -1,27 +1,36 @@
+import AmbienceConfig
 import AmbienceCore
-import AmbienceKiosk
+import TOML
 
-/// The `[kiosk]` table: read by `ambience kiosk`, and checked with the rest of the file by the
-/// daemon and `ambience check`, so that one file holds both and one command finds every fault.
-extension DaemonConfiguration {
-    static let kioskKeys = [
+/// The `[kiosk]` table: read by `ambience kiosk`, and checked with the rest of the file by
+/// `ambience check`, so that one file holds every program's table and one command finds every fault.
+extension KioskSettings {
+    public typealias Section = ConfigurationDecoder.Section
+
+    static let keys = [
         "pipe", "restart", "restart_delay", "restart_delay_max", "answer_timeout", "stop_timeout",
         "user_data_dir",
     ]
 
     /// The `[kiosk]` table of the configuration at `path`; the defaults when the file has none.
-    public static func loadKiosk(
+    public static func load(
         from path: String, files: some ConfigurationFiles = SystemConfigurationFiles()
     ) throws(ConfigFileErrors) -> KioskSettings {
-        try ConfigurationDecoder.decodeCompanionTable(ofFileAt: path, files: files) { root, decoder in
-            decodeKiosk(root, decoder: &decoder)
+        try ConfigurationSource.decodeTable(ofFileAt: path, files: files) { root, decoder in
+            decode(root, decoder: &decoder)
         }
     }
 
-    static func decodeKiosk(_ root: Section, decoder: inout ConfigurationDecoder) -> KioskSettings {
+    /// For `ambience check`.
+    public static let table = ProgramTable(name: "kiosk", checkedWhenAbsent: true) { root, decoder in
+        _ = decode(root, decoder: &decoder)
+    }
+
+    /// The table out of the file's top level, its faults into `decoder`.
+    public static func decode(_ root: Section, decoder: inout ConfigurationDecoder) -> KioskSettings {
         let section = decoder.section("kiosk", of: root)
         let states = AmbienceState.allCases.map(\.rawValue)
-        decoder.allowOnly(kioskKeys + states, in: section)
+        decoder.allowOnly(keys + states, in: section)
         var settings = KioskSettings()
         settings.pipe = decoder.absolutePath("pipe", in: section) ?? settings.pipe
         settings.restart = decoder.boolean("restart", in: section) ?? settings.restart
@@ -91,5 +100,40 @@ extension DaemonConfiguration {
             return nil
         }
         return value
+    }
+}
+
+extension KioskSettings {
+    /// The `[kiosk]` tables as the kiosk uses them, as TOML, for `ambience check` to show after
+    /// the daemon's: every key written out, each table after a blank line.
+    public var tomlText: String {
+        func string(_ text: String) -> String { TOMLWriter.string(text) }
+        var lines: [String] = []
+        func table(_ header: String, _ entries: [(String, String)]) {
+            lines.append("")
+            lines.append(header)
+            lines += entries.map { "\($0.0) = \($0.1)" }
+        }
+        typealias Format = ConfigurationFormat
+        table(
+            "[kiosk]",
+            [
+                ("pipe", string(pipe)), ("restart", String(restart)),
+                ("restart_delay", Format.number(restartDelay)),
+                ("restart_delay_max", Format.number(restartDelayLimit)),
+                ("answer_timeout", Format.number(answerTimeout)),
+                ("stop_timeout", Format.number(stopTimeout)),
+            ] + (userDataDirectory.map { [("user_data_dir", string($0))] } ?? []))
+        if userDataDirectory == nil {
+            lines.append("# user_data_dir: $XDG_STATE_HOME/ambience/kiosk-browser, else ~/.local/state/…")
+        }
+        for state in AmbienceState.allCases {
+            let appearance = appearance(for: state)
+            table(
+                "[kiosk.\(state.rawValue)]",
+                appearance.features.map { ($0.name, string($0.value)) }
+                    + (appearance.autoDarkMode.map { [("auto_dark_mode", String($0))] } ?? []))
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

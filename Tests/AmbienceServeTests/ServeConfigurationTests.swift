@@ -1,9 +1,14 @@
-import AmbienceDaemon
+import AmbienceConfig
+import AmbienceServe
 import Testing
 
-/// The `[serve]` table: `ambience serve` reads it with the daemon's decoder, the daemon accepts it.
+/// The `[serve]` table: `ambience serve` reads it with the one decoder, beside the daemon's tables
+/// (which the daemon reads, taking this one as another program's); `ambience check` checks both.
 @Suite struct ServeConfigurationTests {
     static let file = "/etc/ambience/ambience.toml"
+
+    /// The smallest file the daemon takes, followed by `more`.
+    static func minimal(_ more: String) -> String { "[sensor]\nkind = \"bh1750\"\n" + more }
 
     static func decode(_ text: String) throws(ConfigFileErrors) -> ServeConfiguration {
         try ServeConfiguration.decode(Array(text.utf8), file: file)
@@ -18,18 +23,18 @@ import Testing
         }
     }
 
-    @Test func theDaemonChecksTheTable() {
-        let text = Fixture.minimal("[serve]\nlisten = \"10.0.0.1:80\"\n")
+    @Test func theTableIsChecked() {
+        let text = Self.minimal("[serve]\nlisten = \"10.0.0.1:80\"\n")
         #expect(
-            Fixture.errors(text) == [
-                Fixture.path + ":4: serve.listen: \"10.0.0.1:80\" is not a loopback address; set allow_remote"
+            Self.errors(text) == [
+                Self.file + ":4: serve.listen: \"10.0.0.1:80\" is not a loopback address; set allow_remote"
                     + " = true to listen there"
             ])
     }
 
-    @Test func theDaemonAcceptsTheTable() throws {
-        let text = Fixture.minimal("[serve]\nlisten = \"127.0.0.1:9000\"\nallowed_origin = \"*\"\n")
-        #expect(Fixture.errors(text) == [])
+    @Test func aGoodTableIsTaken() throws {
+        let text = Self.minimal("[serve]\nlisten = \"127.0.0.1:9000\"\nallowed_origin = \"*\"\n")
+        #expect(Self.errors(text) == [])
     }
 
     @Test func defaultsWithoutTheTable() throws {

@@ -1,4 +1,4 @@
-import AmbienceSystem
+import AmbienceConfig
 
 /// Where `ambience serve` listens: an IPv4 or IPv6 address and a port.
 public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
@@ -109,12 +109,11 @@ public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The `[serve]` table of the configuration file, for `ambience serve`, read with the daemon's
-/// decoder so its faults read `FILE:LINE: serve.KEY: message` like the daemon's; the daemon and
-/// `ambience check` check it with the rest of the file.
+/// The `[serve]` table of the configuration file, for `ambience serve`, read with the one
+/// decoder so its faults read `FILE:LINE: serve.KEY: message` like the daemon's; `ambience check`
+/// checks it with the rest of the file.
 public struct ServeConfiguration: Equatable, Sendable {
     public static let defaultPipe = "/run/ambience/serve"
-    public static let defaultPath = "/etc/ambience/ambience.toml"
 
     public var listen: ListenAddress = .default
     /// The `Access-Control-Allow-Origin` of every answer: `*` (any page) by default, since the
@@ -129,14 +128,19 @@ public struct ServeConfiguration: Equatable, Sendable {
 
     /// Decodes the `[serve]` table of a configuration file's text; a missing table is the defaults.
     public static func decode(_ bytes: [UInt8], file: String) throws(ConfigFileErrors) -> ServeConfiguration {
-        try ConfigurationDecoder.decodeCompanionTable(bytes, file: file) { root, decoder in
+        try ConfigurationSource.decodeTable(bytes, file: file) { root, decoder in
             decode(root, decoder: &decoder)
         }
     }
 
+    /// For `ambience check`.
+    public static let table = ProgramTable(name: "serve", checkedWhenAbsent: true) { root, decoder in
+        _ = decode(root, decoder: &decoder)
+    }
+
     /// The table out of the file's top level, its faults into `decoder`: `serve` reads it this
-    /// way, and the daemon checks it with the rest of the file, so `ambience check` finds them.
-    static func decode(_ root: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
+    /// way, and `ambience check` with the rest of the file.
+    public static func decode(_ root: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
         -> ServeConfiguration
     {
         let section = decoder.section("serve", of: root)

@@ -2,27 +2,37 @@ import AmbienceCore
 import TOML
 
 /// One file's contribution: the configuration itself, or the board profile beneath it.
-struct ConfigurationLayer {
-    var file: String
-    var table: TOMLTable
+public struct ConfigurationLayer {
+    public var file: String
+    public var table: TOMLTable
+
+    public init(file: String, table: TOMLTable) {
+        self.file = file
+        self.table = table
+    }
 }
 
 /// Reads the schema out of layered TOML tables (the configuration first, then its board), each
 /// key from the first layer that sets it, collecting every fault with its file and line.
-struct ConfigurationDecoder {
+public struct ConfigurationDecoder {
     /// A table of the schema as each layer has it.
-    struct Section {
-        var path: [String]
-        var layers: [(file: String, table: TOMLTable, position: TOMLPosition?)]
+    public struct Section {
+        public var path: [String]
+        public var layers: [(file: String, table: TOMLTable, position: TOMLPosition?)]
 
-        func key(_ name: String) -> String { (path + [name]).joined(separator: ".") }
-        var name: String { path.isEmpty ? "the top level" : path.joined(separator: ".") }
+        public init(path: [String], layers: [(file: String, table: TOMLTable, position: TOMLPosition?)]) {
+            self.path = path
+            self.layers = layers
+        }
+
+        public func key(_ name: String) -> String { (path + [name]).joined(separator: ".") }
+        public var name: String { path.isEmpty ? "the top level" : path.joined(separator: ".") }
     }
 
-    private(set) var errors: [ConfigFileError] = []
+    public private(set) var errors: [ConfigFileError] = []
 
     /// The errors as a reader goes through the files: the configuration first, line by line.
-    var errorsInReadingOrder: [ConfigFileError] {
+    public var errorsInReadingOrder: [ConfigFileError] {
         errors.enumerated().sorted { first, second in
             let a = first.element
             let b = second.element
@@ -33,27 +43,27 @@ struct ConfigurationDecoder {
 
     /// Where each key that was read was set, so a fault found later (by the engine's own
     /// validation) can still be placed.
-    private(set) var origins: [String: ConfigurationOrigin] = [:]
-    let mainFile: String
+    public private(set) var origins: [String: ConfigurationOrigin] = [:]
+    public let mainFile: String
 
-    init(mainFile: String) {
+    public init(mainFile: String) {
         self.mainFile = mainFile
     }
 
-    static func root(of layers: [ConfigurationLayer]) -> Section {
+    public static func root(of layers: [ConfigurationLayer]) -> Section {
         Section(path: [], layers: layers.map { ($0.file, $0.table, nil) })
     }
 
-    mutating func fail(_ key: String?, _ message: String, file: String, line: Int?) {
+    public mutating func fail(_ key: String?, _ message: String, file: String, line: Int?) {
         errors.append(ConfigFileError(file: file, line: line, key: key, message: message))
     }
 
-    mutating func record(_ error: ConfigFileError) {
+    public mutating func record(_ error: ConfigFileError) {
         errors.append(error)
     }
 
     /// A sub-table in every layer that has it, after checking that it is a table.
-    mutating func section(_ name: String, of parent: Section) -> Section {
+    public mutating func section(_ name: String, of parent: Section) -> Section {
         var section = Section(path: parent.path + [name], layers: [])
         for layer in parent.layers {
             guard let value = layer.table[name] else { continue }
@@ -72,7 +82,7 @@ struct ConfigurationDecoder {
     }
 
     /// Refuses every key the schema does not know, in every layer.
-    mutating func allowOnly(_ keys: [String], in section: Section) {
+    public mutating func allowOnly(_ keys: [String], in section: Section) {
         for layer in section.layers {
             for (key, value) in layer.table.entries where !keys.contains(key) {
                 fail(
@@ -83,7 +93,7 @@ struct ConfigurationDecoder {
     }
 
     /// The value from the first layer that sets it.
-    mutating func value(_ name: String, in section: Section) -> (value: TOMLValue, file: String)? {
+    public mutating func value(_ name: String, in section: Section) -> (value: TOMLValue, file: String)? {
         for layer in section.layers {
             if let value = layer.table[name] {
                 origins[section.key(name)] = ConfigurationOrigin(file: layer.file, line: value.position.line)
@@ -95,7 +105,7 @@ struct ConfigurationDecoder {
 
     /// A required key that no layer sets: reported against the configuration file, at the
     /// line of the table that should hold it when there is one.
-    mutating func missing(_ name: String, in section: Section, _ message: String) {
+    public mutating func missing(_ name: String, in section: Section, _ message: String) {
         // A table of the wrong type already explains why its keys are missing.
         let key = section.key(name)
         if errors.contains(where: { fault in fault.key.map { key.hasPrefix($0 + ".") } ?? false }) { return }
@@ -116,16 +126,16 @@ struct ConfigurationDecoder {
         return (typed, value, file)
     }
 
-    mutating func boolean(_ name: String, in section: Section) -> Bool? {
+    public mutating func boolean(_ name: String, in section: Section) -> Bool? {
         typed(name, in: section, expected: "true or false") { $0.boolean }?.value
     }
 
     /// A number of seconds or lux: an integer or a float.
-    mutating func number(_ name: String, in section: Section) -> Double? {
+    public mutating func number(_ name: String, in section: Section) -> Double? {
         typed(name, in: section, expected: "a number") { $0.number }?.value
     }
 
-    mutating func integer(
+    public mutating func integer(
         _ name: String, in section: Section, range: ClosedRange<Int>,
         describe: (Int64) -> String = { "\($0)" },
         meaning: String
@@ -143,7 +153,9 @@ struct ConfigurationDecoder {
         return value
     }
 
-    mutating func string(_ name: String, in section: Section) -> (value: String, line: Int, file: String)? {
+    public mutating func string(_ name: String, in section: Section) -> (
+        value: String, line: Int, file: String
+    )? {
         guard let (text, source, file) = typed(name, in: section, expected: "a string", { $0.string })
         else { return nil }
         guard !text.isEmpty, !text.utf8.contains(0) else {
@@ -156,7 +168,7 @@ struct ConfigurationDecoder {
     }
 
     /// One of a fixed set of words.
-    mutating func choice<Choice: RawRepresentable & CaseIterable>(
+    public mutating func choice<Choice: RawRepresentable & CaseIterable>(
         _ name: String, in section: Section, meaning: String
     ) -> Choice? where Choice.RawValue == String {
         choice(
@@ -166,7 +178,7 @@ struct ConfigurationDecoder {
 
     /// One of a fixed set of words, read by the type's own parser; only the spelling the file
     /// is documented with is taken, not the parser's aliases, so that every file is written alike.
-    mutating func choice<Choice>(
+    public mutating func choice<Choice>(
         _ name: String, in section: Section, meaning: String, among choices: [Choice],
         spelled spelling: (Choice) -> String, parsing parse: (String) -> Choice?
     ) -> Choice? {
@@ -182,7 +194,7 @@ struct ConfigurationDecoder {
     }
 
     /// File permission bits, written in octal (0o660) in the file and in messages.
-    mutating func permissionBits(_ name: String, in section: Section) -> UInt32? {
+    public mutating func permissionBits(_ name: String, in section: Section) -> UInt32? {
         integer(
             name, in: section, range: 0...0o777, describe: ConfigurationFormat.octal,
             meaning: "permission bits"
@@ -190,13 +202,13 @@ struct ConfigurationDecoder {
         .map(UInt32.init)
     }
 
-    mutating func absolutePath(_ name: String, in section: Section) -> String? {
+    public mutating func absolutePath(_ name: String, in section: Section) -> String? {
         guard let (path, line, file) = string(name, in: section) else { return nil }
         return checkAbsolute(path, key: section.key(name), file: file, line: line)
     }
 
     /// Relative paths would depend on the directory the daemon happens to start in.
-    mutating func checkAbsolute(_ path: String, key: String, file: String, line: Int) -> String? {
+    public mutating func checkAbsolute(_ path: String, key: String, file: String, line: Int) -> String? {
         guard path.hasPrefix("/") else {
             fail(key, "\"\(path)\" must be an absolute path (starting with /)", file: file, line: line)
             return nil
@@ -206,52 +218,14 @@ struct ConfigurationDecoder {
 
     /// Places a refusal from the engine's or a driver's own validation at the key it names, or at
     /// the nearest enclosing table that was written, or at the file that leaves it to the defaults.
-    mutating func adopt(_ error: ConfigurationError) {
+    public mutating func adopt(_ error: ConfigurationError) {
         record(ConfigurationOrigin.place(error, origins: origins, mainFile: mainFile))
     }
 
     /// `"a", "b" or "c"`.
-    static func alternatives(_ spellings: [String]) -> String {
+    public static func alternatives(_ spellings: [String]) -> String {
         let words = spellings.map { "\"\($0)\"" }
         guard words.count > 1 else { return words.joined() }
         return words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
-    }
-}
-
-extension ConfigurationDecoder {
-    /// A companion program's table (`[kiosk]`, `[serve]`, `[mqtt]`) out of a configuration file's
-    /// text: the TOML alone (no board), its top level handed to `decode`, every fault as
-    /// FILE:LINE: KEY. The rest of the file is the daemon's, which `ambience check` validates.
-    static func decodeCompanionTable<T>(
-        _ bytes: [UInt8], file: String, _ decode: (Section, inout ConfigurationDecoder) -> T?
-    ) throws(ConfigFileErrors) -> T {
-        let table: TOMLTable
-        do {
-            table = try TOMLTable.parse(bytes)
-        } catch {
-            throw ConfigFileErrors([
-                ConfigFileError(file: file, line: error.line, column: error.column, message: error.message)
-            ])
-        }
-        var decoder = ConfigurationDecoder(mainFile: file)
-        let decoded = decode(root(of: [ConfigurationLayer(file: file, table: table)]), &decoder)
-        guard decoder.errors.isEmpty, let decoded else {
-            throw ConfigFileErrors(decoder.errorsInReadingOrder)
-        }
-        return decoded
-    }
-
-    /// The same, for the file at `path`.
-    static func decodeCompanionTable<T>(
-        ofFileAt path: String, files: some ConfigurationFiles,
-        _ decode: (Section, inout ConfigurationDecoder) -> T?
-    ) throws(ConfigFileErrors) -> T {
-        let bytes: [UInt8]
-        do {
-            bytes = try files.contents(of: path)
-        } catch {
-            throw ConfigFileErrors([ConfigFileError(file: path, message: "cannot read the file: \(error)")])
-        }
-        return try decodeCompanionTable(bytes, file: path, decode)
     }
 }
