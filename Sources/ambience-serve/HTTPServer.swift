@@ -25,6 +25,21 @@ final class EventStreamClient {
     }
 }
 
+/// What the edge keeps of one connection between libmicrohttpd's callbacks.
+struct ConnectionRecord {
+    /// The request target as the URI log callback saw it, for the request being read.
+    var target: LoggedTarget?
+}
+
+/// The request target as libmicrohttpd handed it to the URI log callback, before decoding it.
+struct LoggedTarget {
+    /// Where it starts: in 0.9 the same place the access handler's `url` starts.
+    let start: UnsafePointer<CChar>
+    /// Its bytes up to the first NUL: the end of the C string.
+    let length: Int
+    let text: String
+}
+
 /// libmicrohttpd without threads of its own: its epoll descriptor waits in the caller's poll
 /// beside the pipe and the signals, and `run()` does what is ready. Every answer comes from
 /// HTTPRouter; this is only the edge between it and the library.
@@ -51,7 +66,11 @@ final class HTTPServer {
     private(set) var epoll: FileDescriptor
     private(set) var port: UInt16
     private var streams: [ObjectIdentifier: EventStreamClient] = [:]
+    private var connections: [OpaquePointer: ConnectionRecord] = [:]
     private(set) var dropped = 0
+    /// libmicrohttpd 0.9 splits the request line in place, so the access handler's `method`,
+    /// `url` and `version` point into the line as it came; 1.0 refuses a NUL in the line itself.
+    private let splitsRequestLineInPlace = String(cString: MHD_get_version()).hasPrefix("0.9.")
 
     var streamCount: Int { streams.count }
 
@@ -84,7 +103,7 @@ final class HTTPServer {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 ambience_http_start(
                     address, ipv6 ? 1 : 0, Self.connectionLimit, Self.connectionMemory, Self.idleTimeout,
-                    handleRequest, context)
+                    handleRequest, logTarget, noteConnection, context)
             }
         }
         guard let started else {
@@ -155,7 +174,8 @@ final class HTTPServer {
     /// Answering at the second call keeps the connection alive; a request with a body, which
     /// nothing here takes, is answered at the first and its connection closed.
     fileprivate func handle(
-        _ connection: OpaquePointer, path: String, method: String, uploadSize: Int, firstCall: Bool
+        _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?, uploadSize: Int, firstCall: Bool
     ) -> MHD_Result {
         var headers: [(name: String, value: String)] = []
         withUnsafeMutablePointer(to: &headers) { pointer in
@@ -167,7 +187,17 @@ final class HTTPServer {
         let chunked = headers.contains { $0.name.lowercased() == "transfer-encoding" }
         let bodyLength = max(uploadSize, contentLength ?? 0, chunked ? 1 : 0)
         if firstCall && bodyLength == 0 { return .YES }
-        let request = HTTPRequest(method: method, path: path, headers: headers, bodyLength: bodyLength)
+        let target = connections[connection]?.target
+        connections[connection]?.target = nil
+        var nulInRequestLine = false
+        if splitsRequestLineInPlace, let url, let method, let version, let target {
+            nulInRequestLine = Self.requestLineHidesNUL(
+                method: method, url: url, version: version, target: target, bound: Self.connectionMemory)
+        }
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
+            headers: headers, bodyLength: bodyLength, target: target?.text,
+            nulInRequestLine: nulInRequestLine)
         let answer = router.respond(to: request, feed: feed)
         let response: OpaquePointer?
         switch answer.body {
@@ -201,19 +231,71 @@ final class HTTPServer {
     fileprivate func forget(_ client: EventStreamClient) {
         streams[ObjectIdentifier(client)] = nil
     }
+
+    fileprivate func started(_ connection: OpaquePointer) {
+        connections[connection] = ConnectionRecord()
+    }
+
+    fileprivate func closed(_ connection: OpaquePointer) {
+        connections[connection] = nil
+    }
+
+    fileprivate func logged(_ target: LoggedTarget?, on connection: OpaquePointer) {
+        connections[connection]?.target = target
+    }
+
+    /// Whether a NUL byte was inside the method or the target, where the C strings end early.
+    ///
+    /// libmicrohttpd 0.9 parses `METHOD SP TARGET SP VERSION` where it lies: the space after the
+    /// method becomes a NUL and `url` points past any further spaces, the space before the
+    /// version becomes a NUL and `version` points after it. So between the end of the method's
+    /// C string and `url` there is that one NUL and spaces, and the target takes the bytes from
+    /// `url` up to `version` less one, which the URI log callback saw before any decoding. Read
+    /// only when the pointers lie as described, within the connection's memory (`bound`).
+    static func requestLineHidesNUL(
+        method: UnsafePointer<CChar>, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
+        target: LoggedTarget, bound: Int
+    ) -> Bool {
+        let methodEnd = method + strlen(method)
+        let targetBytes = url.distance(to: version) - 1
+        guard target.start == url, methodEnd < url, methodEnd.distance(to: url) < bound,
+            targetBytes >= target.length, targetBytes < bound
+        else { return false }
+        if targetBytes != target.length { return true }
+        return (methodEnd + 1..<url).contains { $0.pointee != 0x20 }
+    }
 }
 
 private let handleRequest: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, _, uploadSize, requestContext in
+    context, connection, url, method, version, _, uploadSize, requestContext in
     guard let context, let connection, let requestContext else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     // Any non-null pointer marks the request as seen; MHD hands it back on the next call.
     let firstCall = requestContext.pointee == nil
     requestContext.pointee = context
     return server.handle(
-        connection, path: url.map { String(cString: $0) } ?? "",
-        method: method.map { String(cString: $0) } ?? "",
-        uploadSize: uploadSize?.pointee ?? 0, firstCall: firstCall)
+        connection, url: url, method: method, version: version, uploadSize: uploadSize?.pointee ?? 0,
+        firstCall: firstCall)
+}
+
+/// The URI log callback: the target before decoding. Returns no request context, so the access
+/// handler's first call still finds none.
+private let logTarget: ambience_http_uri_logger = { context, uri, connection in
+    guard let context, let connection else { return nil }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    let target = uri.map { LoggedTarget(start: $0, length: strlen($0), text: String(cString: $0)) }
+    server.logged(target, on: connection)
+    return nil
+}
+
+private let noteConnection: MHD_NotifyConnectionCallback = { context, connection, _, code in
+    guard let context, let connection else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED: server.started(connection)
+    case .CONNECTION_NOTIFY_CLOSED: server.closed(connection)
+    default: break
+    }
 }
 
 private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in

@@ -134,9 +134,26 @@ import Testing
         HTTPRequest(method: "GET", path: "/state", headers: [("X", "a\rb")]),
         HTTPRequest(method: "GET", path: "/state", bodyLength: 5),
         HTTPRequest(method: "OPTIONS", path: "/state", bodyLength: 1),
+        // `GET /state\0 HTTP/1.1` and `GET\0X /state HTTP/1.1`, as the C strings show them.
+        HTTPRequest(method: "GET", path: "/state", target: "/state", nulInRequestLine: true),
+        HTTPRequest(method: "GET", path: "/state", nulInRequestLine: true),
+        HTTPRequest(method: "GET", path: "/state", target: "/state%00"),
+        HTTPRequest(method: "GET", path: "/state", target: "/st%00ate?x=1"),
+        HTTPRequest(method: "GET", path: "/", target: "/%00"),
     ])
     func malformed(request: HTTPRequest) {
         #expect(Self.router.respond(to: request, feed: EventFeed()).status == 400)
+    }
+
+    @Test(arguments: [
+        HTTPRequest(method: "GET", path: "/state", target: "/state"),
+        HTTPRequest(method: "GET", path: "/state", target: "/st%61te"),
+        HTTPRequest(method: "GET", path: "/state", target: "/state?x=%00"),
+        HTTPRequest(method: "GET", path: "/state", target: "/state%0"),
+        HTTPRequest(method: "GET", path: "/state", target: "/state%100"),
+    ])
+    func wellFormedTargets(request: HTTPRequest) {
+        #expect(Self.router.respond(to: request, feed: EventFeed()).status == 503)
     }
 }
 

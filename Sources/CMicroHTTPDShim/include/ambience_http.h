@@ -6,12 +6,21 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+// MHD_OPTION_URI_LOG_CALLBACK's function, which microhttpd.h names no type for: called with the
+// request target as sent (a C string), before the library decodes it; what it returns becomes the
+// request's context.
+typedef void *(*ambience_http_uri_logger)(void *context, const char *uri,
+                                          struct MHD_Connection *connection);
+
 // A daemon without threads of its own, driven from the caller's poll loop through one epoll
-// descriptor, with suspend/resume for event streams. NULL when it cannot listen (errno says why).
+// descriptor, with suspend/resume for event streams. `handler`, `uri_logger` and `notifier`
+// (MHD_OPTION_NOTIFY_CONNECTION: each connection's start and end) are all called with
+// `context`. NULL when it cannot listen (errno says why).
 struct MHD_Daemon *ambience_http_start(const struct sockaddr *address, int ipv6,
                                        unsigned connection_limit, size_t memory_limit,
                                        unsigned timeout_seconds, MHD_AccessHandlerCallback handler,
-                                       void *handler_context);
+                                       ambience_http_uri_logger uri_logger,
+                                       MHD_NotifyConnectionCallback notifier, void *context);
 
 // The epoll descriptor to wait on for input before MHD_run; -1 when there is none.
 int ambience_http_epoll_fd(struct MHD_Daemon *daemon);
