@@ -27,6 +27,11 @@ final class EventStreamClient {
 
 /// What the edge keeps of one connection between libmicrohttpd's callbacks.
 struct ConnectionRecord {
+    let socket: Int32
+    /// Its first bytes are still to be looked at (ConnectionStart) before the library reads them.
+    var screening = true
+    /// What it has sent so far, while that is only empty lines.
+    var seen: [UInt8] = []
     /// The request target as the URI log callback saw it, for the request being read.
     var target: LoggedTarget?
 }
@@ -59,6 +64,8 @@ final class HTTPServer {
     /// The kernel's send buffer of a stream, small so a stalled client is found before it has
     /// swallowed megabytes; Linux doubles it.
     static let streamSendBuffer: Int32 = 8 << 10
+    /// Of a new connection's first bytes, at most this many are looked at before its request line.
+    static let screenedBytes = 256
 
     var router: HTTPRouter
     var feed = EventFeed()
@@ -129,7 +136,47 @@ final class HTTPServer {
 
     func run() {
         guard let daemon else { return }
+        screenConnections()
         _ = MHD_run(daemon)
+    }
+
+    /// Looks at the first bytes of the connections that have not begun a request, before
+    /// libmicrohttpd reads them (it reads only in MHD_run): one whose first line begins with a
+    /// NUL byte, which the library would skip as an empty line and then hold as idle, is shut
+    /// down, so the library closes it at once. What the library has read already must be bytes
+    /// looked at here before (empty lines so far); a connection where it read more than that, in
+    /// the moment between a look and its read, is left to it, as is one that goes on with empty
+    /// lines beyond `screenedBytes`.
+    private func screenConnections() {
+        for (connection, record) in connections where record.screening {
+            var received: UInt64 = 0
+            var unread: UInt64 = 0
+            guard ambience_tcp_received(record.socket, &received, &unread) == 0, unread <= received,
+                received - unread <= UInt64(record.seen.count)
+            else {
+                connections[connection]?.screening = false
+                continue
+            }
+            if unread == 0 { continue }
+            var peeked = [UInt8](repeating: 0, count: Self.screenedBytes)
+            let count = peeked.withUnsafeMutableBytes {
+                recv(record.socket, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            }
+            guard count > 0 else { continue }
+            let bytes = Array(record.seen.prefix(Int(received - unread)) + peeked.prefix(count))
+            switch ConnectionStart(bytes) {
+            case .undecided:
+                connections[connection]?.seen = bytes
+                if bytes.count >= Self.screenedBytes { connections[connection]?.screening = false }
+            case .requestLine:
+                connections[connection]?.screening = false
+            case .malformed:
+                connections[connection]?.screening = false
+                // As for a dropped stream: the socket stays MHD's to close, which it does on
+                // reading the end of the input.
+                shutdown(record.socket, Int32(SHUT_RDWR))
+            }
+        }
     }
 
     /// Queues `bytes` on every stream and wakes those that were waiting; drops a stream that
@@ -233,14 +280,16 @@ final class HTTPServer {
     }
 
     fileprivate func started(_ connection: OpaquePointer) {
-        connections[connection] = ConnectionRecord()
+        connections[connection] = ConnectionRecord(socket: ambience_http_connection_fd(connection))
     }
 
     fileprivate func closed(_ connection: OpaquePointer) {
         connections[connection] = nil
     }
 
+    /// A request line has been read: its first bytes were no reason to close the connection.
     fileprivate func logged(_ target: LoggedTarget?, on connection: OpaquePointer) {
+        connections[connection]?.screening = false
         connections[connection]?.target = target
     }
 

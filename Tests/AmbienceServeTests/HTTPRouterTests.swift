@@ -157,6 +157,30 @@ import Testing
     }
 }
 
+@Suite struct ConnectionStartTests {
+    @Test(arguments: ["", "\r", "\r\n", "\n", "\r\n\n\r\n", "\r\n\r"])
+    func undecided(text: String) {
+        #expect(ConnectionStart(Array(text.utf8)) == .undecided)
+    }
+
+    @Test(arguments: [
+        "G", "GET / HTTP/1.1\r\n", "\r\nGET", "\nGARBAGE\r\n\r\n", "\r\r\n", "\rX", "\u{1}\0\r\n",
+        " \0",
+    ])
+    func requestLine(text: String) {
+        #expect(ConnectionStart(Array(text.utf8)) == .requestLine)
+    }
+
+    @Test func aLineThatBeginsWithNULIsNoRequestLine() {
+        for bytes: [UInt8] in [
+            [0], [0, 1, 2, 3, 13, 10, 13, 10], [13, 10, 0], [10, 13, 10, 0, 71, 69, 84], [0, 13],
+        ] {
+            #expect(ConnectionStart(bytes) == .malformed, "\(bytes)")
+        }
+        #expect(ConnectionStart([UInt8]("\r\n".utf8)[...]) == .undecided)
+    }
+}
+
 @Suite struct EventFeedTests {
     @Test func eventsInOrderAcrossReads() {
         var feed = EventFeed()

@@ -155,16 +155,23 @@ class Setup:
             headers[name.strip().lower()] = value.strip()
         return status, headers, body
 
-    def answer_or_close(self, raw, seconds=5):
-        """Sends raw bytes; returns the statuses of the answers until the connection is closed
-        ([] when closed without one). Fails when it is neither closed nor answered within
-        `seconds`, far less than the 60 s idle timeout that holds a connection which sent
-        nothing."""
+    def answer_or_close(self, raw, pause_after=None, end_output=False, seconds=5):
+        """Sends raw bytes (with a pause after the first `pause_after` of them, when given; then
+        shuts down this side's output when `end_output`); returns the statuses of the answers
+        until the connection is closed ([] when closed without one). Fails when it is neither
+        closed nor answered within `seconds`, far less than the 60 s idle timeout that holds a
+        connection which sent nothing."""
         with self.connect() as connection:
             connection.settimeout(seconds)
+            if pause_after is not None:
+                connection.sendall(raw[:pause_after])
+                time.sleep(0.3)
+                raw = raw[pause_after:]
             data = b""
             try:
                 connection.sendall(raw)
+                if end_output:
+                    connection.shutdown(socket.SHUT_WR)
                 while chunk := connection.recv(65536):
                     data += chunk
             except ConnectionResetError:
@@ -393,6 +400,21 @@ def a_nul_in_the_request_line_is_400(setup):
     assert statuses == [200, 400], statuses
 
 
+def a_first_line_that_begins_with_nul_is_closed_at_once(setup):
+    """libmicrohttpd 0.9 takes such a line for an empty one and skips it, then waits for the
+    request; serve sees it before the library reads it and closes the connection."""
+    for raw, options in [(b"\x00\x01\x02\x03\r\n\r\n", {}), (b"\x00\xff\xfe\r\n", {}), (b"\x00", {}),
+                         (b"\r\n\x00GET /state HTTP/1.1\r\nHost: x\r\n\r\n", {}),
+                         (b"\r\n\x00\x01\r\n\r\n", {"pause_after": 2}), (b"\x00\x01\r\n", {"pause_after": 1}),
+                         (b"\x00\x01\x02\x03\r\n\r\n", {"end_output": True})]:
+        statuses = setup.answer_or_close(raw, **options)
+        assert statuses in ([], [400]), (raw, options, statuses)
+    # Empty lines before a request are allowed, and a NUL later in the first line is the
+    # request line's (400 above).
+    statuses = setup.answer_or_close(b"\r\n\r\nGET /state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 2)
+    assert statuses in ([200], [503]), statuses
+
+
 def the_script_applies_states_and_reconnects(setup):
     """ambience.js as served, in node with a fake DOM and EventSource (Tests/serve/script-test.js)."""
     status, _, body = setup.get("/ambience.js")
@@ -511,6 +533,7 @@ TESTS = [
     sixty_four_streams_all_get_every_event, a_client_that_stops_reading_is_dropped_without_delaying_others,
     refusals_and_cors, a_nul_in_the_request_line_is_400, the_script_applies_states_and_reconnects,
     a_quiet_stream_gets_a_comment_every_15_s, one_allowed_origin, malformed_requests_leave_other_clients_alone,
+    a_first_line_that_begins_with_nul_is_closed_at_once,
     serve_follows_a_daemon_restart_that_makes_a_new_runtime_directory, sigterm_ends_serve_cleanly,
     configuration_errors,
 ]

@@ -1,8 +1,10 @@
-// The calls of libmicrohttpd that are variadic in C, which Swift cannot call, as plain functions.
+// The calls of libmicrohttpd that are variadic in C, which Swift cannot call, as plain functions;
+// and what serve asks the kernel about a connection's socket (ioctl is variadic too).
 #ifndef AMBIENCE_HTTP_H
 #define AMBIENCE_HTTP_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 
@@ -30,5 +32,12 @@ int ambience_http_connection_fd(struct MHD_Connection *connection);
 
 // The port the daemon listens on (useful with port 0); 0 when unknown.
 unsigned ambience_http_port(struct MHD_Daemon *daemon);
+
+// Of a TCP connection: the bytes of data it has received since it was opened (the kernel's
+// tcpi_bytes_received, less the peer's FIN) and how many of them no one has read yet, taken at
+// one instant: the count is read before and after the unread bytes and must agree. Their
+// difference is what has been read. 0 on success; -1 when the kernel does not tell, data kept
+// arriving, or this side has closed or shut down its end.
+int ambience_tcp_received(int socket, uint64_t *received, uint64_t *unread);
 
 #endif
