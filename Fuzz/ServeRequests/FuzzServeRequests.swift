@@ -4,7 +4,8 @@ import AmbienceServe
 /// double NUL are a request (`METHOD PATH`, then `Name: value` lines, split the way MHD hands
 /// them over), the rest what the daemon's pipe delivered. Every answer must be one of the
 /// documented statuses, no header may carry a line break (response splitting), an oversized
-/// request must be refused as such, and no event may break the event-stream framing.
+/// request must be refused as such, one whose request line was cut at a NUL (or whose target's
+/// path holds `%00`) must be refused, and no event may break the event-stream framing.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzServeRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -36,7 +37,19 @@ public func fuzzServeRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     let method = requestLine.first.map(String.init) ?? ""
     let path = requestLine.dropFirst().first.map(String.init) ?? ""
     let bodyLength = size % 3 == 0 ? size : 0
-    let request = HTTPRequest(method: method, path: path, headers: headers, bodyLength: bodyLength)
+    // The target as sent is the path before decoding: here the path itself, on some inputs.
+    let target = size % 2 == 0 ? path : nil
+    let nulInRequestLine = size % 5 == 0
+    let request = HTTPRequest(
+        method: method, path: path, headers: headers, bodyLength: bodyLength, target: target,
+        nulInRequestLine: nulInRequestLine)
+    let targetPath = Array((target ?? "").utf8.prefix { $0 != UInt8(ascii: "?") })
+    let encodedNUL =
+        targetPath.count >= 3
+        && (0...targetPath.count - 3).contains { index in
+            targetPath[index] == UInt8(ascii: "%") && targetPath[index + 1] == UInt8(ascii: "0")
+                && targetPath[index + 2] == UInt8(ascii: "0")
+        }
     for router in [HTTPRouter(), HTTPRouter(allowedOrigin: "https://dash.example:8123")] {
         let response = router.respond(to: request, feed: feed)
         guard [200, 204, 400, 404, 405, 414, 431, 503].contains(response.status) else {
@@ -61,6 +74,9 @@ public func fuzzServeRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
         }
         if response.status == 200 || response.status == 204, request.bodyLength > 0 {
             fatalError("a request with a body was answered \(response.status)")
+        }
+        if nulInRequestLine || encodedNUL, ![400, 414, 431].contains(response.status) {
+            fatalError("a request line cut at a NUL got \(response.status)")
         }
     }
     return 0

@@ -6,14 +6,24 @@ public struct HTTPRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// Bytes of body sent with it; GET and OPTIONS take none.
     public var bodyLength: Int
+    /// The request target as sent, before the library decoded it; nil when the library does not
+    /// show it. Its path must not hold `%00`: decoded, that NUL would end `path` there.
+    public var target: String?
+    /// The request line held a NUL byte inside the method or the target. The library hands both
+    /// over as C strings, so `method`, `path` and `target` end at that NUL: what they hold is
+    /// not what was asked for.
+    public var nulInRequestLine: Bool
 
     public init(
-        method: String, path: String, headers: [(name: String, value: String)] = [], bodyLength: Int = 0
+        method: String, path: String, headers: [(name: String, value: String)] = [], bodyLength: Int = 0,
+        target: String? = nil, nulInRequestLine: Bool = false
     ) {
         self.method = method
         self.path = path
         self.headers = headers
         self.bodyLength = bodyLength
+        self.target = target
+        self.nulInRequestLine = nulInRequestLine
     }
 
     /// The first field of that name, compared without case.
@@ -167,12 +177,19 @@ public struct HTTPRouter: Sendable {
 
     /// An origin-form path of visible ASCII, and header fields a proxy would pass on unchanged.
     static func isWellFormed(_ request: HTTPRequest) -> Bool {
-        guard request.path.hasPrefix("/"), request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+        guard !request.nulInRequestLine, !(request.target.map(hasEncodedNUL) ?? false),
+            request.path.hasPrefix("/"), request.path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
             !request.method.isEmpty, isToken(request.method)
         else { return false }
         return request.headers.allSatisfy {
             isToken($0.name) && $0.value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 9 }
         }
+    }
+
+    /// `%00` in the path part of a target (the query is not looked at).
+    private static func hasEncodedNUL(_ target: String) -> Bool {
+        let path = Array(target.utf8.prefix { $0 != UInt8(ascii: "?") })
+        return path.indices.dropLast(2).contains { path[$0...$0 + 2].elementsEqual("%00".utf8) }
     }
 
     private static func isToken(_ text: String) -> Bool {

@@ -24,6 +24,26 @@ final class EventStreamClient {
     }
 }
 
+/// What the edge keeps of one connection between libmicrohttpd's callbacks.
+struct ConnectionRecord {
+    let socket: Int32
+    /// Its first bytes are still to be looked at (ConnectionStart) before the library reads them.
+    var screening = true
+    /// What it has sent so far, while that is only empty lines.
+    var seen: [UInt8] = []
+    /// The request target as the URI log callback saw it, for the request being read.
+    var target: LoggedTarget?
+}
+
+/// The request target as libmicrohttpd handed it to the URI log callback, before decoding it.
+struct LoggedTarget {
+    /// Where it starts: in 0.9 the same place the access handler's `url` starts.
+    let start: UnsafePointer<CChar>
+    /// Its bytes up to the first NUL: the end of the C string.
+    let length: Int
+    let text: String
+}
+
 /// libmicrohttpd without threads of its own: its epoll descriptor waits in the caller's poll
 /// beside the pipe and the signals, and `run()` does what is ready. Every answer comes from
 /// HTTPRouter; this is only the edge between it and the library.
@@ -43,6 +63,8 @@ final class HTTPServer {
     /// The kernel's send buffer of a stream, small so a stalled client is found before it has
     /// swallowed megabytes; Linux doubles it.
     static let streamSendBuffer: Int32 = 8 << 10
+    /// Of a new connection's first bytes, at most this many are looked at before its request line.
+    static let screenedBytes = 256
 
     var router: HTTPRouter
     var feed = EventFeed()
@@ -50,7 +72,11 @@ final class HTTPServer {
     private(set) var epoll: FileDescriptor
     private(set) var port: UInt16
     private var streams: [ObjectIdentifier: EventStreamClient] = [:]
+    private var connections: [OpaquePointer: ConnectionRecord] = [:]
     private(set) var dropped = 0
+    /// libmicrohttpd 0.9 splits the request line in place, so the access handler's `method`,
+    /// `url` and `version` point into the line as it came; 1.0 refuses a NUL in the line itself.
+    private let splitsRequestLineInPlace = String(cString: MHD_get_version()).hasPrefix("0.9.")
 
     var streamCount: Int { streams.count }
 
@@ -83,7 +109,7 @@ final class HTTPServer {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 ambience_http_start(
                     address, ipv6 ? 1 : 0, Self.connectionLimit, Self.connectionMemory, Self.idleTimeout,
-                    handleRequest, context)
+                    handleRequest, logTarget, noteConnection, context)
             }
         }
         guard let started else {
@@ -109,7 +135,47 @@ final class HTTPServer {
 
     func run() {
         guard let daemon else { return }
+        screenConnections()
         _ = MHD_run(daemon)
+    }
+
+    /// Looks at the first bytes of the connections that have not begun a request, before
+    /// libmicrohttpd reads them (it reads only in MHD_run): one whose first line begins with a
+    /// NUL byte, which the library would skip as an empty line and then hold as idle, is shut
+    /// down, so the library closes it at once. What the library has read already must be bytes
+    /// looked at here before (empty lines so far); a connection where it read more than that, in
+    /// the moment between a look and its read, is left to it, as is one that goes on with empty
+    /// lines beyond `screenedBytes`.
+    private func screenConnections() {
+        for (connection, record) in connections where record.screening {
+            var received: UInt64 = 0
+            var unread: UInt64 = 0
+            guard ambience_tcp_received(record.socket, &received, &unread) == 0, unread <= received,
+                received - unread <= UInt64(record.seen.count)
+            else {
+                connections[connection]?.screening = false
+                continue
+            }
+            if unread == 0 { continue }
+            var peeked = [UInt8](repeating: 0, count: Self.screenedBytes)
+            let count = peeked.withUnsafeMutableBytes {
+                recv(record.socket, $0.baseAddress, $0.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            }
+            guard count > 0 else { continue }
+            let bytes = Array(record.seen.prefix(Int(received - unread)) + peeked.prefix(count))
+            switch ConnectionStart(bytes) {
+            case .undecided:
+                connections[connection]?.seen = bytes
+                if bytes.count >= Self.screenedBytes { connections[connection]?.screening = false }
+            case .requestLine:
+                connections[connection]?.screening = false
+            case .malformed:
+                connections[connection]?.screening = false
+                // As for a dropped stream: the socket stays MHD's to close, which it does on
+                // reading the end of the input.
+                shutdown(record.socket, Int32(SHUT_RDWR))
+            }
+        }
     }
 
     /// Queues `bytes` on every stream and wakes those that were waiting; drops a stream that
@@ -156,7 +222,8 @@ final class HTTPServer {
     /// Answering at the second call keeps the connection alive; a request with a body, which
     /// nothing here takes, is answered at the first and its connection closed.
     fileprivate func handle(
-        _ connection: OpaquePointer, path: String, method: String, uploadSize: Int, firstCall: Bool
+        _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?, uploadSize: Int, firstCall: Bool
     ) -> MHD_Result {
         var headers: [(name: String, value: String)] = []
         withUnsafeMutablePointer(to: &headers) { pointer in
@@ -168,7 +235,17 @@ final class HTTPServer {
         let chunked = headers.contains { $0.name.lowercased() == "transfer-encoding" }
         let bodyLength = max(uploadSize, contentLength ?? 0, chunked ? 1 : 0)
         if firstCall && bodyLength == 0 { return .YES }
-        let request = HTTPRequest(method: method, path: path, headers: headers, bodyLength: bodyLength)
+        let target = connections[connection]?.target
+        connections[connection]?.target = nil
+        var nulInRequestLine = false
+        if splitsRequestLineInPlace, let url, let method, let version, let target {
+            nulInRequestLine = Self.requestLineHidesNUL(
+                method: method, url: url, version: version, target: target, bound: Self.connectionMemory)
+        }
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
+            headers: headers, bodyLength: bodyLength, target: target?.text,
+            nulInRequestLine: nulInRequestLine)
         let answer = router.respond(to: request, feed: feed)
         let response: OpaquePointer?
         switch answer.body {
@@ -202,19 +279,73 @@ final class HTTPServer {
     fileprivate func forget(_ client: EventStreamClient) {
         streams[ObjectIdentifier(client)] = nil
     }
+
+    fileprivate func started(_ connection: OpaquePointer) {
+        connections[connection] = ConnectionRecord(socket: ambience_http_connection_fd(connection))
+    }
+
+    fileprivate func closed(_ connection: OpaquePointer) {
+        connections[connection] = nil
+    }
+
+    /// A request line has been read: its first bytes were no reason to close the connection.
+    fileprivate func logged(_ target: LoggedTarget?, on connection: OpaquePointer) {
+        connections[connection]?.screening = false
+        connections[connection]?.target = target
+    }
+
+    /// Whether a NUL byte was inside the method or the target, where the C strings end early.
+    ///
+    /// libmicrohttpd 0.9 parses `METHOD SP TARGET SP VERSION` where it lies: the space after the
+    /// method becomes a NUL and `url` points past any further spaces, the space before the
+    /// version becomes a NUL and `version` points after it. So between the end of the method's
+    /// C string and `url` there is that one NUL and spaces, and the target takes the bytes from
+    /// `url` up to `version` less one, which the URI log callback saw before any decoding. Read
+    /// only when the pointers lie as described, within the connection's memory (`bound`).
+    static func requestLineHidesNUL(
+        method: UnsafePointer<CChar>, url: UnsafePointer<CChar>, version: UnsafePointer<CChar>,
+        target: LoggedTarget, bound: Int
+    ) -> Bool {
+        let methodEnd = method + strlen(method)
+        let targetBytes = url.distance(to: version) - 1
+        guard target.start == url, methodEnd < url, methodEnd.distance(to: url) < bound,
+            targetBytes >= target.length, targetBytes < bound
+        else { return false }
+        if targetBytes != target.length { return true }
+        return (methodEnd + 1..<url).contains { $0.pointee != 0x20 }
+    }
 }
 
 private let handleRequest: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, _, uploadSize, requestContext in
+    context, connection, url, method, version, _, uploadSize, requestContext in
     guard let context, let connection, let requestContext else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     // Any non-null pointer marks the request as seen; MHD hands it back on the next call.
     let firstCall = requestContext.pointee == nil
     requestContext.pointee = context
     return server.handle(
-        connection, path: url.map { String(cString: $0) } ?? "",
-        method: method.map { String(cString: $0) } ?? "",
-        uploadSize: uploadSize?.pointee ?? 0, firstCall: firstCall)
+        connection, url: url, method: method, version: version, uploadSize: uploadSize?.pointee ?? 0,
+        firstCall: firstCall)
+}
+
+/// The URI log callback: the target before decoding. Returns no request context, so the access
+/// handler's first call still finds none.
+private let logTarget: ambience_http_uri_logger = { context, uri, connection in
+    guard let context, let connection else { return nil }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    let target = uri.map { LoggedTarget(start: $0, length: strlen($0), text: String(cString: $0)) }
+    server.logged(target, on: connection)
+    return nil
+}
+
+private let noteConnection: MHD_NotifyConnectionCallback = { context, connection, _, code in
+    guard let context, let connection else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED: server.started(connection)
+    case .CONNECTION_NOTIFY_CLOSED: server.closed(connection)
+    default: break
+    }
 }
 
 private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in

@@ -134,9 +134,50 @@ import Testing
         HTTPRequest(method: "GET", path: "/state", headers: [("X", "a\rb")]),
         HTTPRequest(method: "GET", path: "/state", bodyLength: 5),
         HTTPRequest(method: "OPTIONS", path: "/state", bodyLength: 1),
+        // `GET /state\0 HTTP/1.1` and `GET\0X /state HTTP/1.1`, as the C strings show them.
+        HTTPRequest(method: "GET", path: "/state", target: "/state", nulInRequestLine: true),
+        HTTPRequest(method: "GET", path: "/state", nulInRequestLine: true),
+        HTTPRequest(method: "GET", path: "/state", target: "/state%00"),
+        HTTPRequest(method: "GET", path: "/state", target: "/st%00ate?x=1"),
+        HTTPRequest(method: "GET", path: "/", target: "/%00"),
     ])
     func malformed(request: HTTPRequest) {
         #expect(Self.router.respond(to: request, feed: EventFeed()).status == 400)
+    }
+
+    @Test(arguments: [
+        HTTPRequest(method: "GET", path: "/state", target: "/state"),
+        HTTPRequest(method: "GET", path: "/state", target: "/st%61te"),
+        HTTPRequest(method: "GET", path: "/state", target: "/state?x=%00"),
+        HTTPRequest(method: "GET", path: "/state", target: "/state%0"),
+        HTTPRequest(method: "GET", path: "/state", target: "/state%100"),
+    ])
+    func wellFormedTargets(request: HTTPRequest) {
+        #expect(Self.router.respond(to: request, feed: EventFeed()).status == 503)
+    }
+}
+
+@Suite struct ConnectionStartTests {
+    @Test(arguments: ["", "\r", "\r\n", "\n", "\r\n\n\r\n", "\r\n\r"])
+    func undecided(text: String) {
+        #expect(ConnectionStart(Array(text.utf8)) == .undecided)
+    }
+
+    @Test(arguments: [
+        "G", "GET / HTTP/1.1\r\n", "\r\nGET", "\nGARBAGE\r\n\r\n", "\r\r\n", "\rX", "\u{1}\0\r\n",
+        " \0",
+    ])
+    func requestLine(text: String) {
+        #expect(ConnectionStart(Array(text.utf8)) == .requestLine)
+    }
+
+    @Test func aLineThatBeginsWithNULIsNoRequestLine() {
+        for bytes: [UInt8] in [
+            [0], [0, 1, 2, 3, 13, 10, 13, 10], [13, 10, 0], [10, 13, 10, 0, 71, 69, 84], [0, 13],
+        ] {
+            #expect(ConnectionStart(bytes) == .malformed, "\(bytes)")
+        }
+        #expect(ConnectionStart([UInt8]("\r\n".utf8)[...]) == .undecided)
     }
 }
 

@@ -155,6 +155,31 @@ class Setup:
             headers[name.strip().lower()] = value.strip()
         return status, headers, body
 
+    def answer_or_close(self, raw, pause_after=None, end_output=False, seconds=5):
+        """Sends raw bytes (with a pause after the first `pause_after` of them, when given; then
+        shuts down this side's output when `end_output`); returns the statuses of the answers
+        until the connection is closed ([] when closed without one). Fails when it is neither
+        closed nor answered within `seconds`, far less than the 60 s idle timeout that holds a
+        connection which sent nothing."""
+        with self.connect() as connection:
+            connection.settimeout(seconds)
+            if pause_after is not None:
+                connection.sendall(raw[:pause_after])
+                time.sleep(0.3)
+                raw = raw[pause_after:]
+            data = b""
+            try:
+                connection.sendall(raw)
+                if end_output:
+                    connection.shutdown(socket.SHUT_WR)
+                while chunk := connection.recv(65536):
+                    data += chunk
+            except ConnectionResetError:
+                pass
+            except socket.timeout:
+                raise AssertionError(f"{raw!r}: neither answered nor closed in {seconds} s; got {data!r}")
+        return [int(status) for status in re.findall(rb"HTTP/1\.1 (\d{3}) ", data)]
+
     def get(self, path, extra=""):
         return self.request(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{extra}\r\n".encode())
 
@@ -357,6 +382,39 @@ def refusals_and_cors(setup):
     assert status == 200 and b'<script src="/ambience.js">' in body, (status, body[:100])
 
 
+def a_nul_in_the_request_line_is_400(setup):
+    """libmicrohttpd hands the method and the target over as C strings, which end at a NUL."""
+    eventually(lambda: setup.state() == "invert", "the first state")
+    for line in [b"GET /state\x00 HTTP/1.1", b"GET /state\x00/x HTTP/1.1", b"GET /state?\x00 HTTP/1.1",
+                 b"GET\x00X /state HTTP/1.1", b"GET\x00 /state HTTP/1.1", b"GET /state%00 HTTP/1.1",
+                 b"GET /st%00ate?x=1 HTTP/1.1"]:
+        statuses = setup.answer_or_close(line + b"\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert statuses == [400], (line, statuses)
+    # What lies beside those is answered as before.
+    for line in [b"GET   /state HTTP/1.1", b"GET /st%61te HTTP/1.1", b"GET /state?x=%00 HTTP/1.1"]:
+        statuses = setup.answer_or_close(line + b"\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert statuses == [200], (line, statuses)
+    # On a kept-alive connection too.
+    statuses = setup.answer_or_close(b"GET /state HTTP/1.1\r\nHost: x\r\n\r\n"
+                                     b"GET /state\x00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert statuses == [200, 400], statuses
+
+
+def a_first_line_that_begins_with_nul_is_closed_at_once(setup):
+    """libmicrohttpd 0.9 takes such a line for an empty one and skips it, then waits for the
+    request; serve sees it before the library reads it and closes the connection."""
+    for raw, options in [(b"\x00\x01\x02\x03\r\n\r\n", {}), (b"\x00\xff\xfe\r\n", {}), (b"\x00", {}),
+                         (b"\r\n\x00GET /state HTTP/1.1\r\nHost: x\r\n\r\n", {}),
+                         (b"\r\n\x00\x01\r\n\r\n", {"pause_after": 2}), (b"\x00\x01\r\n", {"pause_after": 1}),
+                         (b"\x00\x01\x02\x03\r\n\r\n", {"end_output": True})]:
+        statuses = setup.answer_or_close(raw, **options)
+        assert statuses in ([], [400]), (raw, options, statuses)
+    # Empty lines before a request are allowed, and a NUL later in the first line is the
+    # request line's (400 above).
+    statuses = setup.answer_or_close(b"\r\n\r\nGET /state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 2)
+    assert statuses in ([200], [503]), statuses
+
+
 def the_script_applies_states_and_reconnects(setup):
     """ambience.js as served, in node with a fake DOM and EventSource (Tests/serve/script-test.js)."""
     status, _, body = setup.get("/ambience.js")
@@ -473,8 +531,9 @@ def configuration_errors():
 TESTS = [
     state_follows_the_states, state_before_the_first_event_is_503, events_give_current_then_every_change_in_order,
     sixty_four_streams_all_get_every_event, a_client_that_stops_reading_is_dropped_without_delaying_others,
-    refusals_and_cors, the_script_applies_states_and_reconnects, a_quiet_stream_gets_a_comment_every_15_s,
-    one_allowed_origin, malformed_requests_leave_other_clients_alone,
+    refusals_and_cors, a_nul_in_the_request_line_is_400, the_script_applies_states_and_reconnects,
+    a_quiet_stream_gets_a_comment_every_15_s, one_allowed_origin, malformed_requests_leave_other_clients_alone,
+    a_first_line_that_begins_with_nul_is_closed_at_once,
     serve_follows_a_daemon_restart_that_makes_a_new_runtime_directory, sigterm_ends_serve_cleanly,
     configuration_errors,
 ]
