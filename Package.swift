@@ -56,12 +56,6 @@ let package = Package(
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
 
-        // The mock bus, register-level chip emulators, fake GPIO chips and light profiles: for tests
-        // and `simulate`, never `run`. AmbienceSystem for reading traces and typed lux.
-        .target(
-            name: "AmbienceSimulation",
-            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs"]),
-
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
 
@@ -70,14 +64,17 @@ let package = Package(
         // decoded in that program's module with it: no program links another's settings.
         .target(name: "AmbienceConfig", dependencies: ["AmbienceCore", "AmbienceSystem", "TOML"]),
 
-        // Configuration, board profiles, the run loop, signals, systemd, `simulate`.
+        // The daemon's tables, the run loop, signals, systemd: `ambience run`.
         .target(
             name: "AmbienceDaemon",
-            dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs",
-                "TOML",
-                "AmbienceConfig",
-            ]),
+            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML", "AmbienceConfig"]),
+
+        // The mock bus, register-level chip emulators, fake GPIO chips, light profiles and the
+        // simulated daemon's parts: for tests and `simulate`, never `run`. It builds on the daemon;
+        // the daemon never imports it.
+        .target(
+            name: "AmbienceSimulation",
+            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "AmbienceDaemon"]),
 
         // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
         .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),

@@ -14,6 +14,21 @@ public protocol LoopWaiting: AnyObject {
     func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake
 }
 
+/// The real loop waiter: a `SignalWaiter` on the daemon's clock.
+public final class SignalLoopWaiter: LoopWaiting {
+    private let waiter: SignalWaiter
+    private let clock: any Clock
+
+    public init(_ waiter: SignalWaiter, clock: any Clock) {
+        self.waiter = waiter
+        self.clock = clock
+    }
+
+    public func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+        waiter.wait(until: deadline, clock: clock, descriptors: descriptors)
+    }
+}
+
 /// The daemon's parts, each built from its own settings: a reload rebuilds only those whose
 /// settings changed, so a new pipe mode neither re-initialises the sensor nor blinks the lines.
 public enum DaemonPart: CaseIterable, Hashable, Sendable {
@@ -322,7 +337,7 @@ public final class Daemon {
     }
 
     /// Lux for people: two decimals are more than any of these sensors resolves.
-    static func rounded(_ lux: Double) -> String { EventLine.number((lux * 100).rounded() / 100) }
+    public static func rounded(_ lux: Double) -> String { EventLine.number((lux * 100).rounded() / 100) }
 
     private var status: String {
         let state = engine.state?.rawValue ?? "no state yet"

@@ -76,7 +76,7 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
     }
     let daemon = Daemon(
         configuration: configuration, clock: clock,
-        waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
+        waiter: PacedLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
         logger: logger, recordStores: { $0.makeRecordStore() },
         assemble: { [light] configuration, parts throws(DaemonError) in
             try Assembly.simulated(

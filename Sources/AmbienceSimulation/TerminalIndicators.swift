@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceDaemon
 import AmbienceOutputs
 import AmbienceSystem
 

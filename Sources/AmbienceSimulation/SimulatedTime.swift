@@ -1,3 +1,4 @@
+import AmbienceDaemon
 import AmbienceSystem
 
 /// Simulated time for `simulate`, paced to run `speed` times faster than real time. It moves
@@ -34,24 +35,21 @@ public final class PacedClock: Clock, @unchecked Sendable {
     }
 }
 
-/// The real loop waiter: a `SignalWaiter` on the monotonic clock, with deadlines converted when
-/// the daemon runs in paced simulated time.
-public final class SignalLoopWaiter: LoopWaiting {
+/// The loop waiter of a daemon in paced simulated time: a `SignalWaiter` on the monotonic clock,
+/// its deadlines converted to real time and the simulated clock moved on after each wait.
+public final class PacedLoopWaiter: LoopWaiting {
     private let waiter: SignalWaiter
-    private let clock: any Clock
+    private let clock: PacedClock
     private let real = SystemClock()
 
-    public init(_ waiter: SignalWaiter, clock: any Clock) {
+    public init(_ waiter: SignalWaiter, clock: PacedClock) {
         self.waiter = waiter
         self.clock = clock
     }
 
     public func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
-        guard let paced = clock as? PacedClock else {
-            return waiter.wait(until: deadline, clock: clock, descriptors: descriptors)
-        }
-        let wake = waiter.wait(until: paced.realTime(of: deadline), clock: real, descriptors: descriptors)
-        if wake == .deadline { paced.sleep(until: deadline) } else { paced.catchUp(limit: deadline) }
+        let wake = waiter.wait(until: clock.realTime(of: deadline), clock: real, descriptors: descriptors)
+        if wake == .deadline { clock.sleep(until: deadline) } else { clock.catchUp(limit: deadline) }
         return wake
     }
 }

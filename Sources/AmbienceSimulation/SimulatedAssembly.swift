@@ -1,0 +1,66 @@
+import AmbienceCore
+import AmbienceDaemon
+import AmbienceOutputs
+import AmbienceSensors
+import AmbienceSystem
+
+extension Assembly {
+    /// `ambience simulate`: the configured chip emulated on a mock bus under `light`, with the
+    /// indicator lines drawn by `indicators` instead of GPIO. `world` runs before each step of a
+    /// measurement with the time, to plug or unplug the chip as the simulation's script says.
+    /// Event lines carry `wallClockStart` plus the simulated seconds.
+    public static func simulated(
+        _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>, bus: MockI2CBus,
+        light: @escaping LightSource, world: @escaping (Double) -> Void, wallClockStart: Double,
+        clock: any Clock, logger: Logger, indicators: any Sink
+    ) throws(DaemonError) -> DaemonParts {
+        var built = DaemonParts()
+        if wanted.contains(.sensor) {
+            var settings = configuration.sensor
+            // The kernel's driver cannot run on the mock bus: an emulated BH1750 stands in.
+            if settings.kind == .iio { settings.kind = .bh1750 }
+            switch settings.kind {
+            case .bh1750, .iio: bus.attach(BH1750Emulator(light: light), at: settings.address)
+            case .tsl2561:
+                bus.attach(
+                    TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light), at: settings.address)
+            case .veml7700: bus.attach(VEML7700Emulator(light: light), at: settings.address)
+            case .tsl2591: bus.attach(TSL2591Emulator(light: light), at: settings.address)
+            case .opt3001: bus.attach(OPT3001Emulator(light: light), at: settings.address)
+            }
+            built.sensor = SimulatedWorldSensor(
+                chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
+        }
+        if wanted.contains(.indicators) { built.indicators = indicators }
+        do throws(OutputError) {
+            try files(
+                configuration, parts: wanted,
+                renderTime: { "\"" + WallClock.iso8601(wallClockStart + $0) + "\"" }, logger: logger,
+                into: &built)
+            return built
+        } catch {
+            built.close(wanted.subtracting([.indicators]))
+            throw located(error, in: configuration)
+        }
+    }
+}
+
+/// The emulated chip in its simulated world: the world moves on before each step of a measurement.
+final class SimulatedWorldSensor: LightSensor {
+    private let chip: any LightSensor
+    private let clock: any Clock
+    private let world: (Double) -> Void
+
+    init(chip: any LightSensor, clock: any Clock, world: @escaping (Double) -> Void) {
+        self.chip = chip
+        self.clock = clock
+        self.world = world
+    }
+
+    var description: String { chip.description }
+
+    func measure() throws(SensorError) -> SensorProgress {
+        world(clock.now)
+        return try chip.measure()
+    }
+}
