@@ -118,8 +118,8 @@ dist:
 	scripts/build-in-root.sh trixie amd64
 	scripts/build-in-root.sh trixie arm64
 
-# What does not fit in make test's time on a fresh machine (README, "Building with Debian's
-# Swift"): the arm64 binary replays a day byte for byte like the amd64 one, then its package,
+# What does not fit in make test's time on a fresh machine (docs/tests.md, "arm64", and
+# docs/debian-swift.md): the arm64 binary replays a day byte for byte like the amd64 one, then its package,
 # installed by dpkg in Debian 13's arm64 kernel under qemu-system-aarch64, passes the rig.
 test-arm64: dist
 	Tests/arm64/replay-compare.sh trixie
@@ -158,7 +158,7 @@ install: release
 uninstall:
 	scripts/install.sh uninstall "$(PREFIX)"
 
-# Debian packages (README, Packages): bookworm amd64 and trixie amd64 built here, and whatever
+# Debian packages (docs/packaging.md): bookworm amd64 and trixie amd64 built here, and whatever
 # .build/dist/SUITE-ARCH/ambience holds (trixie arm64 from the trixie roots), into .build/deb.
 deb: setup
 	GPIOD2_PREFIX=$(GPIOD2_PREFIX) scripts/debs.sh
@@ -170,6 +170,6 @@ deb-test: release
 clean:
 	rm -rf .build
 
-# Release-build figures in one table, the Python peer alongside in the rig (see README, Performance).
+# Release-build figures in one table, the Python peer alongside in the rig (see docs/performance.md).
 bench: setup
 	scripts/bench.sh

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The fleet figure (README, Performance, "A fleet on MQTT"): N kiosks, each `ambience simulate`
+# The fleet figure (docs/performance.md, "fleet"): N kiosks, each `ambience simulate`
 # and its `ambience mqtt`, on one mosquitto on loopback; a group override's time to the last
 # kiosk, and each bridge's CPU and memory. Called by scripts/bench.sh with the release binaries;
 # alone: scripts/bench-fleet.sh [AMBIENCE AMBIENCE-MQTT] (default: a release build in .build/bench).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# ambience serve's figures (README, Performance, "ambience serve"): its RSS idle and with 64
+# ambience serve's figures (docs/performance.md, "serve"): its RSS idle and with 64
 # event streams open, and the time from an event line written to its pipe to the event read on
 # a stream over loopback: median, 99th percentile and max over BENCH_SERVE_EVENTS events (default
 # 500), for one stream and for the last of 64. The release build, as make release builds it.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench: the release build's figures in one table (see README, "Performance").
+# make bench: the release build's figures in one table (see docs/performance.md).
 # In process: engine throughput, replay of a 1 M-row CSV, the per-sample cost of the pipeline,
 # the longest sample while a pipe reader is stopped. The daemon (`simulate` here, `run` in the
 # rig) over BENCH_SECONDS at 10 Hz: CPU, peak RSS, PSS and anonymous memory, context switches,

@@ -13,8 +13,7 @@
 # A foreign ARCH builds either natively in its own root under qemu-user (`native`), or (`cross`,
 # the default) with the host architecture's compiler in its root, the foreign root serving as the
 # sysroot (its Swift runtime, glibc, libstdc++, libgpiod, libi2c; same swiftlang version in both).
-# Both give the same binary behaviour; cross is several times faster (README, "Building with
-# Debian's Swift").
+# Both give the same binary behaviour; cross is several times faster (docs/debian-swift.md).
 # The daemon's binary then needs only libc6, libstdc++6, libgcc-s1, libi2c0 and libgpiod
 # (libgpiod3); ambience-serve adds libmicrohttpd, ambience-mqtt libmosquitto.
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The release build, defined once: `make release` (and so `make install`) and `make bench` build
 # through this script. Extra arguments go to `swift build` (bench: --scratch-path, --show-bin-path).
-# Why these flags, and what each saves, measured: README, "Performance", "Release build flags".
+# Why these flags, and what each saves, measured: docs/performance.md, "The release build".
 #
 #   scripts/release-build.sh [SWIFT-BUILD-ARGUMENTS...]
 set -euo pipefail

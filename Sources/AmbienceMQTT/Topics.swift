@@ -1,4 +1,4 @@
-/// Where the bridge publishes and listens (README, "Home Assistant"): everything of one kiosk
+/// Where the bridge publishes and listens (docs/mqtt.md): everything of one kiosk
 /// under PREFIX/ID, the fleet's shared command under PREFIX/all.
 public struct Topics: Equatable, Sendable {
     public var prefix: String
