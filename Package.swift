@@ -3,6 +3,7 @@ import PackageDescription
 
 // Data flows one way: bus → driver → reading → filter → engine → event → sinks.
 // Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+// Every program's command line (arguments, exit codes, --help) is AmbienceCommandLine's.
 // libFuzzer targets, only when asked for (AMBIENCE_FUZZ=1 swift build --sanitize=fuzzer …): their
 // entry point is libFuzzer's main, so they cannot link in an ordinary build. See scripts/fuzz.sh.
 let fuzzTargets: [Target] =
@@ -41,6 +42,10 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "AmbienceSystem", dependencies: ["CLinux"]),
 
+        // Every program's command line: arguments, the exit codes, usage errors, --help, and the
+        // one `main` that prints a fatal error at err and ends with its code.
+        .target(name: "AmbienceCommandLine", dependencies: ["AmbienceSystem"]),
+
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
@@ -76,10 +81,15 @@ let package = Package(
         .target(name: "AmbienceKiosk", dependencies: ["AmbienceCore", "JSON"]),
         .executableTarget(
             name: "ambience-kiosk",
-            dependencies: ["AmbienceKiosk", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem"]),
+            dependencies: ["AmbienceKiosk", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine"]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
-        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem", "AmbiencePlot"]),
+        .executableTarget(
+            name: "ambience",
+            dependencies: [
+                "AmbienceCore", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSensors", "AmbienceSimulation",
+                "AmbienceSystem", "AmbiencePlot", "AmbienceCommandLine",
+            ]),
 
         // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
         // and the page's script are pure (AmbienceServe); libmicrohttpd drives them at the edge.
@@ -92,7 +102,8 @@ let package = Package(
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
-                "AmbienceServe", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD", "CMicroHTTPDShim",
+                "AmbienceServe", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMicroHTTPD",
+                "CMicroHTTPDShim",
             ],
             path: "Sources/ambience-serve"),
 
@@ -103,7 +114,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
         .executableTarget(
             name: "ambience-mqtt",
-            dependencies: ["AmbienceMQTT", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMosquitto"]),
+            dependencies: [
+                "AmbienceMQTT", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMosquitto",
+            ]),
         .executableTarget(
             name: "AmbienceBench",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
@@ -115,6 +128,7 @@ let package = Package(
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
         .testTarget(name: "AmbienceMQTTTests", dependencies: ["AmbienceMQTT", "AmbienceDaemon"]),

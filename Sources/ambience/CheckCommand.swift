@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceDaemon
 
 let checkCommand = Command(
