@@ -1,7 +1,8 @@
 import AmbienceSystem
 
 /// One command of `ambience`, a companion program included: its help, declared once, and what it
-/// runs. `ambience --help` lists the name and summary; `--help` prints the usage.
+/// runs. `ambience --help` lists the name and summary; `--help` prints the usage; the man pages'
+/// synopses and the README's command table are checked against both (Tests/cli/help-agreement.py).
 public struct Command: Sendable {
     /// The word after `ambience`: `run`, `kiosk`, …
     public var name: String

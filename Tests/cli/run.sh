@@ -261,6 +261,10 @@ fatal_messages_of_every_program_go_out_at_err() {
     expect_exit 2 "$BIN" kiosk --colour && only_at_err "unknown option '--colour'"
 }
 
+# Every program's --help (declared once, with the command) agrees with the man pages' synopses
+# and names and with the README's command table.
+help_agrees_with_the_man_pages_and_the_readme() { "$HERE/help-agreement.py" "$BIN"; }
+
 # One command line for every program: the same words for the same mistakes, and exit 2.
 every_program_refuses_the_same_way() {
     local command option
@@ -318,7 +322,7 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
     check_names_file_line_and_key fatal_messages_of_every_program_go_out_at_err \
-    shipped_configuration_and_boards_are_valid \
+    shipped_configuration_and_boards_are_valid help_agrees_with_the_man_pages_and_the_readme \
     every_program_refuses_the_same_way \
     watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
     simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do
