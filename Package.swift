@@ -3,6 +3,7 @@ import PackageDescription
 
 // Data flows one way: bus → driver → reading → filter → engine → event → sinks.
 // Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+// Every program's command line (arguments, exit codes, --help) is AmbienceCommandLine's.
 // libFuzzer targets, only when asked for (AMBIENCE_FUZZ=1 swift build --sanitize=fuzzer …): their
 // entry point is libFuzzer's main, so they cannot link in an ordinary build. See scripts/fuzz.sh.
 let fuzzTargets: [Target] =
@@ -46,6 +47,10 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "AmbienceSystem", dependencies: ["CLinux"]),
 
+        // Every program's command line: arguments, the exit codes, usage errors, --help, and the
+        // one `main` that prints a fatal error at err and ends with its code.
+        .target(name: "AmbienceCommandLine", dependencies: ["AmbienceSystem"]),
+
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
@@ -84,14 +89,14 @@ let package = Package(
         .executableTarget(
             name: "ambience-kiosk",
             dependencies: [
-                "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem",
+                "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine",
             ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(
             name: "ambience",
             dependencies: [
-                "AmbienceDaemon", "AmbienceSystem", "AmbiencePlot", "AmbienceCore", "AmbienceConfig",
+                "AmbienceDaemon", "AmbienceSystem", "AmbienceCommandLine", "AmbiencePlot", "AmbienceCore", "AmbienceConfig",
                 "AmbienceOutputs",
                 "AmbienceSensors", "AmbienceSimulation", "AmbienceKiosk", "AmbienceServe", "AmbienceMQTT",
             ]),
@@ -107,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
-                "AmbienceServe", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD",
+                "AmbienceServe", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMicroHTTPD",
                 "CMicroHTTPDShim",
             ],
             path: "Sources/ambience-serve"),
@@ -121,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "ambience-mqtt",
             dependencies: [
-                "AmbienceMQTT", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "CMosquitto",
+                "AmbienceMQTT", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMosquitto",
             ]),
         .executableTarget(
             name: "AmbienceBench",
@@ -136,6 +141,7 @@ let package = Package(
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
         .testTarget(

@@ -11,7 +11,7 @@
 #   BINDIR      the binaries                    (/usr/local/bin, /usr/bin)
 #   SHAREDIR    boards/ and the shipped configuration (…/share/ambience)
 #   DOCDIR      README.md                       (…/share/doc/ambience)
-#   MANDIR      man1/ambience.1 (and a link to it for each companion), man5/ambience.toml.5
+#   MANDIR      man1/ambience.1 and each companion's own man1/ambience-NAME.1, man5/ambience.toml.5
 #               (…/share/man)
 #   UNITDIR     the UNITS, with @BINDIR@ and @DOCDIR@ filled in
 #   UDEVDIR     99-ambience.rules
@@ -44,7 +44,9 @@ place_files() {
     install -m 0644 "$root"/boards/*.toml "$DEST$SHAREDIR/boards/"
     install -m 0644 "$root/README.md" "$DEST$DOCDIR/README.md"
     install -m 0644 "$root/docs/man/ambience.1" "$DEST$MANDIR/man1/ambience.1"
-    for name in $COMPANIONS; do ln -sf ambience.1 "$DEST$MANDIR/man1/ambience-$name.1"; done
+    for name in $COMPANIONS; do
+        install -m 0644 "$root/docs/man/ambience-$name.1" "$DEST$MANDIR/man1/ambience-$name.1"
+    done
     install -m 0644 "$root/docs/man/ambience.toml.5" "$DEST$MANDIR/man5/ambience.toml.5"
     install -D -m 0644 "$root/udev/99-ambience.rules" "$DEST$UDEVDIR/99-ambience.rules"
     install -d "$DEST$UNITDIR"

@@ -110,11 +110,7 @@ DEST=$stage BINDIR=/usr/bin SHAREDIR=/usr/share/ambience DOCDIR=/usr/share/doc/a
 
 # Debian's own: man pages and changelog compressed, the copyright, the lintian overrides.
 doc=$stage/usr/share/doc/ambience
-gzip -9n "$stage"/usr/share/man/man1/ambience.1 "$stage"/usr/share/man/man5/ambience.toml.5
-for name in $COMPANIONS; do
-    rm "$stage/usr/share/man/man1/ambience-$name.1"
-    ln -s ambience.1.gz "$stage/usr/share/man/man1/ambience-$name.1.gz"
-done
+gzip -9n "$stage"/usr/share/man/man1/ambience*.1 "$stage"/usr/share/man/man5/ambience.toml.5
 install -m 0644 "$ROOT/packaging/copyright" "$doc/copyright"
 cat >"$work/changelog.Debian" <<CHANGELOG
 ambience ($version) $suite; urgency=medium
