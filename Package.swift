@@ -31,6 +31,7 @@ let package = Package(
     name: "ambience",
     products: [
         .executable(name: "ambience", targets: ["ambience"]),
+        .executable(name: "ambience-run", targets: ["ambience-run"]),
         .executable(name: "ambience-serve", targets: ["ambience-serve"]),
         .executable(name: "ambience-mqtt", targets: ["ambience-mqtt"]),
         .executable(name: "ambience-kiosk", targets: ["ambience-kiosk"]),
@@ -72,7 +73,12 @@ let package = Package(
         // The daemon's tables, the run loop, signals, systemd: `ambience run`.
         .target(
             name: "AmbienceDaemon",
-            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML", "AmbienceConfig"]),
+            dependencies: [
+                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML", "AmbienceConfig",
+                "AmbienceCommandLine",
+            ]),
+        // `ambience run` execs this: the daemon alone, the executable the unit keeps running.
+        .executableTarget(name: "ambience-run", dependencies: ["AmbienceDaemon"]),
 
         // The mock bus, register-level chip emulators, fake GPIO chips, light profiles and the
         // simulated daemon's parts: for tests and `simulate`, never `run`. It builds on the daemon;

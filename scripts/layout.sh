@@ -1,9 +1,10 @@
 # One list of what ambience installs where: `make install` (scripts/install.sh) and the Debian
 # packages (scripts/make-deb.sh) both place the files through place_files. Sourced, not run.
 #
-# BINARY is the ambience executable; its companion programs (COMPANIONS: ambience-kiosk,
-# ambience-serve, ambience-mqtt) are taken from the same directory, every one required, and
-# UNITS lists the systemd units (the daemon's and those of the companions that are services).
+# BINARY is the ambience executable; the programs it becomes (PROGRAMS: ambience-run, the daemon
+# alone, and the COMPANIONS ambience-kiosk, ambience-serve, ambience-mqtt, each with a man page of
+# its own) are taken from the same directory, every one required, and UNITS lists the systemd
+# units (the daemon's and those of the companions that are services).
 #
 # The caller sets the layout, every path absolute, then calls place_files BINARY:
 #   DEST        the root the paths are made under: "" for the live system, a staging directory
@@ -23,12 +24,13 @@
 LAYOUT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck disable=SC2034 # read by the scripts that source this one
 COMPANIONS="kiosk serve mqtt"
+PROGRAMS="run $COMPANIONS"
 UNITS="ambience.service ambience-serve.service ambience-mqtt.service"
 
 place_files() {
     local binary=$1 root=$LAYOUT_ROOT name unit
     local programs=("$binary")
-    for name in $COMPANIONS; do
+    for name in $PROGRAMS; do
         [ -f "$(dirname "$binary")/ambience-$name" ] || {
             echo "layout: no ambience-$name beside $binary (build every product)" >&2
             return 1

@@ -55,11 +55,11 @@ if ! printf '%s\n' "${daemon_needed[@]}" | grep -qx "$gpiod"; then
     echo "make-deb: $binary does not link $gpiod, the libgpiod of $suite: ${daemon_needed[*]}" >&2
     exit 1
 fi
-# The companion programs come from beside the binary (scripts/layout.sh says which).
+# The programs ambience becomes come from beside the binary (scripts/layout.sh says which).
 # shellcheck source=scripts/layout.sh
 . "$ROOT/scripts/layout.sh"
 programs=("$binary")
-for name in $COMPANIONS; do programs+=("$(dirname "$binary")/ambience-$name"); done
+for name in $PROGRAMS; do programs+=("$(dirname "$binary")/ambience-$name"); done
 for program in "${programs[@]}"; do
     [ -f "$program" ] || { echo "make-deb: no $program (build every product)" >&2; exit 1; }
 done

@@ -1,5 +1,6 @@
 import AmbienceCommandLine
 import AmbienceCore
+import AmbienceDaemon
 import AmbienceSystem
 
 #if canImport(Glibc)
@@ -26,7 +27,10 @@ enum Ambience {
             return words.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
         }
         if let companion = Companion(rawValue: name) {
-            return runCompanion(companion, Array(words.dropFirst()))
+            return become("ambience-" + companion.rawValue, name: name, Array(words.dropFirst()))
+        }
+        if name == runCommand.name {
+            return become("ambience-run", name: name, Array(words.dropFirst()))
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             fatal("ambience: unknown command '\(name)'\n\n" + overview)
@@ -35,9 +39,9 @@ enum Ambience {
         return command.main(Array(words.dropFirst()))
     }
 
-    /// Becomes `ambience-NAME` from this binary's own directory; returns only when it cannot.
-    static func runCompanion(_ companion: Companion, _ arguments: [String]) -> Int32 {
-        let name = companion.rawValue
+    /// Becomes `program` (`ambience-NAME`) from this binary's own directory, for `ambience NAME`;
+    /// returns only when it cannot.
+    static func become(_ program: String, name: String, _ arguments: [String]) -> Int32 {
         let directory: String
         do {
             let own = try FileSystem.linkTarget(of: "/proc/self/exe")
@@ -46,7 +50,7 @@ enum Ambience {
             fatal("ambience \(name): cannot find this program's directory: \(error)")
             return ExitCode.failure.rawValue
         }
-        let path = directory + "/ambience-" + name
+        let path = directory + "/" + program
         do {
             try Subprocess.replaceProcess(with: path, arguments: [path] + arguments)
         } catch {

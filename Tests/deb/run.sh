@@ -106,7 +106,7 @@ files_are_in_place() {
     dpkg-query -W -f='${Conffiles}\n' ambience | grep -q "^ $CONF "
     /usr/bin/ambience --help | grep -q '^commands:'
     # The installed binaries find every library they need; the companions run through ambience.
-    for program in ambience ambience-kiosk ambience-serve ambience-mqtt; do
+    for program in ambience ambience-run ambience-kiosk ambience-serve ambience-mqtt; do
         [ -x /usr/bin/$program ] || { echo "missing /usr/bin/$program"; return 1; }
         ! ldd /usr/bin/$program | grep -q 'not found'
     done
