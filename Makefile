@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup build release demo test unit-test embedded-test cli-test kiosk-test serve-test mqtt-test record-test lint \
+.PHONY: setup build release demo test unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test lint \
 	fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
@@ -41,7 +41,7 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test record-test fuzz test-gpiod2 test-swift6.0 \
+test: setup lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test fuzz test-gpiod2 test-swift6.0 \
 	rig-test deb-test rig-test-deb
 
 unit-test:
@@ -67,11 +67,21 @@ record-test: build
 	Tests/record/run.sh $(BIN)
 # ambience mqtt against a real broker: mosquitto started by the tests on loopback (never the
 # system's service, which installing the package may have started: it is stopped and disabled).
-mqtt-test: build
+define stop_mosquitto_service
 	@if command -v systemctl >/dev/null && systemctl is-active --quiet mosquitto 2>/dev/null; then \
 		echo "stopping the mosquitto service the package started"; systemctl disable --now mosquitto; fi
+endef
+mqtt-test: build
+	$(stop_mosquitto_service)
 	$(SWIFT) build --product ambience-mqtt
 	Tests/mqtt/run.sh .build/debug
+# A real Home Assistant (PyPI's, pinned, in a venv inside the trixie root that
+# scripts/debian-root.sh keeps outside the repository, both made on first use) against a
+# mosquitto of the test's own and a simulated kiosk bridged by ambience mqtt (Tests/ha/run.py).
+ha-test: build
+	$(stop_mosquitto_service)
+	$(SWIFT) build --product ambience-mqtt
+	Tests/ha/run.sh .build/debug
 # `ambience kiosk` driving Debian's Chromium, headless, and `ambience serve`'s script in it: what
 # the pages themselves see; and the desktop colour scheme recipe against dconf in a private D-Bus
 # session.

@@ -3,6 +3,7 @@ import PackageDescription
 
 // Data flows one way: bus → driver → reading → filter → engine → event → sinks.
 // Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+// Every program's command line (arguments, exit codes, --help) is AmbienceCommandLine's.
 // libFuzzer targets, only when asked for (AMBIENCE_FUZZ=1 swift build --sanitize=fuzzer …): their
 // entry point is libFuzzer's main, so they cannot link in an ordinary build. See scripts/fuzz.sh.
 let fuzzTargets: [Target] =
@@ -30,6 +31,7 @@ let package = Package(
     name: "ambience",
     products: [
         .executable(name: "ambience", targets: ["ambience"]),
+        .executable(name: "ambience-run", targets: ["ambience-run"]),
         .executable(name: "ambience-serve", targets: ["ambience-serve"]),
         .executable(name: "ambience-mqtt", targets: ["ambience-mqtt"]),
         .executable(name: "ambience-kiosk", targets: ["ambience-kiosk"]),
@@ -45,6 +47,10 @@ let package = Package(
         // Typed errno, EINTR-safe descriptors, line reading: the one way this project makes syscalls.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "AmbienceSystem", dependencies: ["CLinux"]),
+
+        // Every program's command line: arguments, the exit codes, usage errors, --help, and the
+        // one `main` that prints a fatal error at err and ends with its code.
+        .target(name: "AmbienceCommandLine", dependencies: ["AmbienceSystem"]),
 
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
@@ -67,7 +73,12 @@ let package = Package(
         // The daemon's tables, the run loop, signals, systemd: `ambience run`.
         .target(
             name: "AmbienceDaemon",
-            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML", "AmbienceConfig"]),
+            dependencies: [
+                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML", "AmbienceConfig",
+                "AmbienceCommandLine",
+            ]),
+        // `ambience run` execs this: the daemon alone, the executable the unit keeps running.
+        .executableTarget(name: "ambience-run", dependencies: ["AmbienceDaemon"]),
 
         // The mock bus, register-level chip emulators, fake GPIO chips, light profiles and the
         // simulated daemon's parts: for tests and `simulate`, never `run`. It builds on the daemon;
@@ -84,14 +95,14 @@ let package = Package(
         .executableTarget(
             name: "ambience-kiosk",
             dependencies: [
-                "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem",
+                "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine",
             ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(
             name: "ambience",
             dependencies: [
-                "AmbienceDaemon", "AmbienceSystem", "AmbiencePlot", "AmbienceCore", "AmbienceConfig",
+                "AmbienceDaemon", "AmbienceSystem", "AmbienceCommandLine", "AmbiencePlot", "AmbienceCore", "AmbienceConfig",
                 "AmbienceOutputs",
                 "AmbienceSensors", "AmbienceSimulation", "AmbienceKiosk", "AmbienceServe", "AmbienceMQTT",
             ]),
@@ -107,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
-                "AmbienceServe", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD",
+                "AmbienceServe", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMicroHTTPD",
                 "CMicroHTTPDShim",
             ],
             path: "Sources/ambience-serve"),
@@ -121,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "ambience-mqtt",
             dependencies: [
-                "AmbienceMQTT", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "CMosquitto",
+                "AmbienceMQTT", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMosquitto",
             ]),
         .executableTarget(
             name: "AmbienceBench",
@@ -136,6 +147,7 @@ let package = Package(
         .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
         .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+        .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
         .testTarget(

@@ -60,11 +60,11 @@ else
         -Xswiftc -sdk -Xswiftc "$sysroot"
         -Xswiftc -resource-dir -Xswiftc "$sysroot/usr/libexec/swift/lib/swift_static")
 fi
-# The daemon's binary and its companion programs (scripts/layout.sh), which the package carries.
+# The ambience binary and the programs it becomes (scripts/layout.sh), which the package carries.
 # shellcheck source=scripts/layout.sh
 . scripts/layout.sh
 products=(ambience)
-for name in $COMPANIONS; do products+=("ambience-$name"); done
+for name in $PROGRAMS; do products+=("ambience-$name"); done
 for product in "${products[@]}"; do "${build[@]}" --product "$product"; done
 mkdir -p "$dist"
 bin=$("${build[@]}" --show-bin-path)

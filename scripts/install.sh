@@ -54,9 +54,8 @@ uninstall)
         if running_systemd; then systemctl disable --now "$unit" 2>/dev/null || true; fi
         rm -f "$(dirname "$UNIT")/$unit"
     done
-    for name in $COMPANIONS; do
-        rm -f "$PREFIX/bin/ambience-$name" "$PREFIX/share/man/man1/ambience-$name.1"
-    done
+    for name in $PROGRAMS; do rm -f "$PREFIX/bin/ambience-$name"; done
+    for name in $COMPANIONS; do rm -f "$PREFIX/share/man/man1/ambience-$name.1"; done
     rm -f "$PREFIX/bin/ambience" "$RULES" "$PREFIX/share/man/man1/ambience.1" \
         "$PREFIX/share/man/man5/ambience.toml.5"
     rm -rf "$SHARE" "$DOC"

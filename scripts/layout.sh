@@ -1,9 +1,10 @@
 # One list of what ambience installs where: `make install` (scripts/install.sh) and the Debian
 # packages (scripts/make-deb.sh) both place the files through place_files. Sourced, not run.
 #
-# BINARY is the ambience executable; its companion programs (COMPANIONS: ambience-kiosk,
-# ambience-serve, ambience-mqtt) are taken from the same directory, every one required, and
-# UNITS lists the systemd units (the daemon's and those of the companions that are services).
+# BINARY is the ambience executable; the programs it becomes (PROGRAMS: ambience-run, the daemon
+# alone, and the COMPANIONS ambience-kiosk, ambience-serve, ambience-mqtt, each with a man page of
+# its own) are taken from the same directory, every one required, and UNITS lists the systemd
+# units (the daemon's and those of the companions that are services).
 #
 # The caller sets the layout, every path absolute, then calls place_files BINARY:
 #   DEST        the root the paths are made under: "" for the live system, a staging directory
@@ -11,7 +12,7 @@
 #   BINDIR      the binaries                    (/usr/local/bin, /usr/bin)
 #   SHAREDIR    boards/ and the shipped configuration (…/share/ambience)
 #   DOCDIR      README.md                       (…/share/doc/ambience)
-#   MANDIR      man1/ambience.1 (and a link to it for each companion), man5/ambience.toml.5
+#   MANDIR      man1/ambience.1 and each companion's own man1/ambience-NAME.1, man5/ambience.toml.5
 #               (…/share/man)
 #   UNITDIR     the UNITS, with @BINDIR@ and @DOCDIR@ filled in
 #   UDEVDIR     99-ambience.rules
@@ -23,12 +24,13 @@
 LAYOUT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck disable=SC2034 # read by the scripts that source this one
 COMPANIONS="kiosk serve mqtt"
+PROGRAMS="run $COMPANIONS"
 UNITS="ambience.service ambience-serve.service ambience-mqtt.service"
 
 place_files() {
     local binary=$1 root=$LAYOUT_ROOT name unit
     local programs=("$binary")
-    for name in $COMPANIONS; do
+    for name in $PROGRAMS; do
         [ -f "$(dirname "$binary")/ambience-$name" ] || {
             echo "layout: no ambience-$name beside $binary (build every product)" >&2
             return 1
@@ -44,7 +46,9 @@ place_files() {
     install -m 0644 "$root"/boards/*.toml "$DEST$SHAREDIR/boards/"
     install -m 0644 "$root/README.md" "$DEST$DOCDIR/README.md"
     install -m 0644 "$root/docs/man/ambience.1" "$DEST$MANDIR/man1/ambience.1"
-    for name in $COMPANIONS; do ln -sf ambience.1 "$DEST$MANDIR/man1/ambience-$name.1"; done
+    for name in $COMPANIONS; do
+        install -m 0644 "$root/docs/man/ambience-$name.1" "$DEST$MANDIR/man1/ambience-$name.1"
+    done
     install -m 0644 "$root/docs/man/ambience.toml.5" "$DEST$MANDIR/man5/ambience.toml.5"
     install -D -m 0644 "$root/udev/99-ambience.rules" "$DEST$UDEVDIR/99-ambience.rules"
     install -d "$DEST$UNITDIR"

@@ -55,11 +55,11 @@ if ! printf '%s\n' "${daemon_needed[@]}" | grep -qx "$gpiod"; then
     echo "make-deb: $binary does not link $gpiod, the libgpiod of $suite: ${daemon_needed[*]}" >&2
     exit 1
 fi
-# The companion programs come from beside the binary (scripts/layout.sh says which).
+# The programs ambience becomes come from beside the binary (scripts/layout.sh says which).
 # shellcheck source=scripts/layout.sh
 . "$ROOT/scripts/layout.sh"
 programs=("$binary")
-for name in $COMPANIONS; do programs+=("$(dirname "$binary")/ambience-$name"); done
+for name in $PROGRAMS; do programs+=("$(dirname "$binary")/ambience-$name"); done
 for program in "${programs[@]}"; do
     [ -f "$program" ] || { echo "make-deb: no $program (build every product)" >&2; exit 1; }
 done
@@ -110,11 +110,7 @@ DEST=$stage BINDIR=/usr/bin SHAREDIR=/usr/share/ambience DOCDIR=/usr/share/doc/a
 
 # Debian's own: man pages and changelog compressed, the copyright, the lintian overrides.
 doc=$stage/usr/share/doc/ambience
-gzip -9n "$stage"/usr/share/man/man1/ambience.1 "$stage"/usr/share/man/man5/ambience.toml.5
-for name in $COMPANIONS; do
-    rm "$stage/usr/share/man/man1/ambience-$name.1"
-    ln -s ambience.1.gz "$stage/usr/share/man/man1/ambience-$name.1.gz"
-done
+gzip -9n "$stage"/usr/share/man/man1/ambience*.1 "$stage"/usr/share/man/man5/ambience.toml.5
 install -m 0644 "$ROOT/packaging/copyright" "$doc/copyright"
 cat >"$work/changelog.Debian" <<CHANGELOG
 ambience ($version) $suite; urgency=medium

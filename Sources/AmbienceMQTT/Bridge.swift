@@ -27,6 +27,17 @@ public enum BridgeAction: Equatable, Sendable {
 /// downs, the daemon's event lines, the broker's messages and the monotonic time, and does what
 /// it returns. Nothing is queued while offline: what was missed is replaced, on each connection,
 /// by one fresh state.
+///
+/// Discovery documents of another setting (the other style after `discovery_per_entity` changed,
+/// or any after discovery was turned off) are emptied only where the broker holds one: on each
+/// connection the bridge subscribes to those topics, empties each retained document the broker
+/// delivers there, and announces itself only after that, so that Home Assistant removes the old
+/// entities before the new documents name the same ones. An empty document at a topic whose
+/// entities Home Assistant discovered on another topic makes it warn of a conflicting discovery
+/// message, so nothing is published where nothing was found. The broker delivers the retained
+/// documents of a subscription in order, before those of a later one: the bridge subscribes to
+/// its own status topic last, and the retained `online` it published there a moment before says
+/// that every stale document has arrived.
 public final class Bridge {
     public struct Settings: Sendable {
         public var topics: Topics
@@ -37,17 +48,22 @@ public final class Bridge {
         public var republishInterval: Double
         /// The longest wait before announcing again after Home Assistant says `online`.
         public var announceJitter: Double
+        /// How long to wait, after connecting, for the retained status that ends the look for
+        /// stale discovery documents (a broker that retains nothing never sends it).
+        public var staleCheckTimeout: Double
 
         public init(
             topics: Topics, discovery: Discovery?, perEntityDiscovery: Bool = false,
             republishInterval: Double = 60,
-            announceJitter: Double = 3
+            announceJitter: Double = 3,
+            staleCheckTimeout: Double = 5
         ) {
             self.topics = topics
             self.discovery = discovery
             self.perEntityDiscovery = perEntityDiscovery
             self.republishInterval = republishInterval
             self.announceJitter = announceJitter
+            self.staleCheckTimeout = staleCheckTimeout
         }
     }
 
@@ -57,6 +73,12 @@ public final class Bridge {
     private let random: () -> Double
     private var nextRepublish: Double?
     private var announceAt: Double?
+    /// Connected, the retained documents of the stale topics still coming: the announcement
+    /// waits, at most until this time.
+    private var staleCheckEnds: Double?
+    /// This connection's announcement was made (a stale document found later is emptied, then
+    /// the documents are announced again).
+    private var announced = false
     /// The daemon's pipe has a writer: what `status` says is current, worth publishing again.
     private var daemonWriting = false
 
@@ -68,16 +90,22 @@ public final class Bridge {
 
     private var topics: Topics { settings.topics }
 
-    /// On every CONNACK: online, subscriptions, discovery, and a fresh state.
+    /// On every CONNACK: online, subscriptions and a fresh state; the announcement once the
+    /// stale discovery topics have been looked at (`message`, `tick`).
     public func connected(now: Double) -> [BridgeAction] {
         isConnected = true
         announceAt = nil
+        announced = false
+        staleCheckEnds = now + settings.staleCheckTimeout
         var actions: [BridgeAction] = [
             .publish(Publication(topic: topics.status, payload: "online", retain: true))
         ]
         actions += [topics.overrideCommand, topics.groupOverrideCommand].map(BridgeAction.subscribe)
         if settings.discovery != nil { actions.append(.subscribe(topics.homeAssistantStatus)) }
-        actions += announcement()
+        actions += staleDiscoveryTopics.map(BridgeAction.subscribe)
+        // Last: the retained `online` published above comes back after every retained document
+        // of the subscriptions before it.
+        actions.append(.subscribe(topics.status))
         if daemonWriting, status.state != nil { actions.append(publishState(now: now)) }
         return actions
     }
@@ -93,6 +121,8 @@ public final class Bridge {
         isConnected = false
         nextRepublish = nil
         announceAt = nil
+        staleCheckEnds = nil
+        announced = false
     }
 
     /// The clean shutdown's last word, before disconnecting: the will is for unclean ends.
@@ -111,6 +141,14 @@ public final class Bridge {
 
     /// A message on a subscribed topic.
     public func message(topic: String, payload: [UInt8], retained: Bool, now: Double) -> [BridgeAction] {
+        if topic == topics.status {
+            // The bridge's own status, retained: every stale document has been delivered.
+            guard retained, staleCheckEnds != nil else { return [] }
+            return endStaleCheck()
+        }
+        if staleDiscoveryTopics.contains(topic) {
+            return staleDocument(topic: topic, payload: payload, retained: retained)
+        }
         if topic == topics.homeAssistantStatus {
             // A retained birth message is an old one, delivered on subscribing: just announced.
             guard String(decoding: payload, as: UTF8.self) == "online", !retained, settings.discovery != nil
@@ -147,10 +185,20 @@ public final class Bridge {
     public func tick(now: Double) -> [BridgeAction] {
         guard isConnected else { return [] }
         var actions: [BridgeAction] = []
+        if let due = staleCheckEnds, now >= due {
+            actions.append(
+                .note(
+                    "\(topics.status): the retained status did not come back within"
+                        + " \(Int(settings.staleCheckTimeout)) s; going on without it"))
+            actions += endStaleCheck()
+        }
         if let due = announceAt, now >= due {
             announceAt = nil
-            actions += announcement()
-            if daemonWriting, status.state != nil { actions.append(publishState(now: now)) }
+            // Before the look for stale documents ends, its own announcement is still to come.
+            if staleCheckEnds == nil {
+                actions += announcement()
+                if daemonWriting, status.state != nil { actions.append(publishState(now: now)) }
+            }
         }
         if let due = nextRepublish, now >= due, daemonWriting, status.state != nil {
             actions.append(publishState(now: now))
@@ -160,7 +208,7 @@ public final class Bridge {
 
     /// The next time `tick` has something to do.
     public var nextDeadline: Double? {
-        [nextRepublish, announceAt].compactMap { $0 }.min()
+        [nextRepublish, announceAt, staleCheckEnds].compactMap { $0 }.min()
     }
 
     private func publishState(now: Double) -> BridgeAction {
@@ -168,20 +216,51 @@ public final class Bridge {
         return .publish(Publication(topic: topics.state, payload: status.payload(now: now), retain: true))
     }
 
-    /// The discovery documents, or their removal; the other style's topics are emptied, so that
-    /// switching styles leaves no duplicate entities behind.
-    private func announcement() -> [BridgeAction] {
-        guard let discovery = settings.discovery else {
-            let removal = Discovery(topics: topics, name: "")
-            return removal.allTopics.map { .publish(Publication(topic: $0, payload: "", retain: true)) }
-        }
-        // The fleet's select only with device-based discovery (Home Assistant 2024.11 on).
-        let documents =
-            settings.perEntityDiscovery
-            ? discovery.entityDocuments : [discovery.deviceDocument, discovery.groupDocument]
+    /// The discovery topics of this kiosk that the current setting leaves unused: the other
+    /// style's, or all of them with discovery off (never the fleet's, which other kiosks announce).
+    public var staleDiscoveryTopics: [String] {
+        let all = Discovery(topics: topics, name: "").allTopics
         let current = Set(documents.map(\.topic))
-        let stale = discovery.allTopics.filter { !current.contains($0) }
-        return stale.map { .publish(Publication(topic: $0, payload: "", retain: true)) }
-            + documents.map { .publish(Publication(topic: $0.topic, payload: $0.payload, retain: true)) }
+        return all.filter { !current.contains($0) }
+    }
+
+    /// The documents of the current setting; none with discovery off.
+    private var documents: [(topic: String, payload: String)] {
+        guard let discovery = settings.discovery else { return [] }
+        // The fleet's select only with device-based discovery (Home Assistant 2024.11 on).
+        return settings.perEntityDiscovery
+            ? discovery.entityDocuments : [discovery.deviceDocument, discovery.groupDocument]
+    }
+
+    private func endStaleCheck() -> [BridgeAction] {
+        staleCheckEnds = nil
+        announced = true
+        // The state went out on connecting, retained: Home Assistant reads it when it subscribes.
+        return announcement()
+    }
+
+    /// A document at a stale topic: emptied when it is a retained one (what the broker holds),
+    /// which removes what Home Assistant made of it. Empty payloads (the bridge's own removals
+    /// coming back) and live ones are left alone.
+    private func staleDocument(topic: String, payload: [UInt8], retained: Bool) -> [BridgeAction] {
+        guard retained, !payload.isEmpty else { return [] }
+        let setting =
+            settings.discovery == nil
+            ? "discovery is off"
+            : settings.perEntityDiscovery ? "discovery is per entity" : "discovery is per device"
+        var actions: [BridgeAction] = [
+            .note("\(topic): removing the retained discovery document of another setting (\(setting))"),
+            .publish(Publication(topic: topic, payload: "", retain: true)),
+        ]
+        // Found after the announcement (the retained status was late): announced again, after the
+        // removal, so that Home Assistant takes the documents once the old entities are gone.
+        if announced { actions += announcement() }
+        return actions
+    }
+
+    /// The current setting's discovery documents (none with discovery off: stale ones are
+    /// removed as they are found).
+    private func announcement() -> [BridgeAction] {
+        documents.map { .publish(Publication(topic: $0.topic, payload: $0.payload, retain: true)) }
     }
 }

@@ -155,7 +155,8 @@ public struct Discovery: Sendable {
         }
     }
 
-    /// Every topic either style uses: emptied (retained) to remove the entities.
+    /// Every topic of this kiosk in either style (not the fleet's): where the bridge looks for
+    /// documents of another setting to remove.
     public var allTopics: [String] {
         [topics.deviceDiscovery]
             + components.map { topics.entityDiscovery(platform: $0.platform, objectID: $0.key) }

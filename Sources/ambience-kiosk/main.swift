@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceKiosk
 import AmbienceSystem
@@ -6,50 +7,40 @@ import AmbienceSystem
     import Glibc
 #endif
 
-let usage = """
-    usage: ambience kiosk [--pipe PATH] [--config PATH] -- BROWSER [ARGS…]
+let kioskCommand = Command(
+    name: Companion.kiosk.rawValue,
+    summary: Companion.kiosk.summary,
+    usage: """
+        ambience kiosk [--pipe PATH] [--config PATH] -- BROWSER [ARGS...]
 
-      Runs BROWSER (Chromium or Chrome) and keeps the colour scheme of all its pages, windows
-      they open included, at the room's state, through the DevTools protocol on a pipe
-      (--remote-debugging-pipe, added; no network port). It follows the daemon's named pipe
-      PATH (default [kiosk] pipe, else /run/ambience/kiosk: list it in the daemon's
-      pipes.paths), waiting for it and keeping the last state while the daemon is away.
-      The [kiosk] table of the configuration (default /etc/ambience/ambience.toml, when it
-      exists) maps each state to media features, and says whether to restart the browser.
-      The browser gets --user-data-dir=$XDG_STATE_HOME/ambience/kiosk-browser (or
-      ~/.local/state/…) unless its arguments or [kiosk] user_data_dir name one.
-      Exit: the browser's status (128+N for signal N) when it exits; 0 after SIGTERM/SIGINT
-      (the browser is ended first); 1 when the browser cannot run or does not answer on the
-      pipe; 2 for a usage error; 78 for a configuration error.
-    """
+          Runs BROWSER (Chromium or Chrome) and keeps the colour scheme of all its pages, windows
+          they open included, at the room's state, through the DevTools protocol on a pipe
+          (--remote-debugging-pipe, added; no network port). It follows the daemon's named pipe
+          PATH (default [kiosk] pipe, else /run/ambience/kiosk: list it in the daemon's
+          pipes.paths), waiting for it and keeping the last state while the daemon is away.
+          The [kiosk] table of the configuration (default /etc/ambience/ambience.toml, when it
+          exists) maps each state to media features, and says whether to restart the browser.
+          The browser gets --user-data-dir=$XDG_STATE_HOME/ambience/kiosk-browser (or
+          ~/.local/state/…) unless its arguments or [kiosk] user_data_dir name one.
+          The -- before BROWSER may be left out.
+          Exit: the browser's status (128+N for signal N) when it exits; 0 after SIGTERM/SIGINT
+          (the browser is ended first); 1 when the browser cannot run or does not answer on the
+          pipe; 2 for a usage error; 78 for a configuration error.
+        """,
+    passesCommand: ["--pipe", "--config"],
+    run: runKiosk)
 
-func main(_ words: [String]) -> Int32 {
-    var pipe: String?
-    var configuration: String?
-    var index = 0
-    while index < words.count {
-        let word = words[index]
-        switch word {
-        case "--help", "-h":
-            try? FileDescriptor.standardOutput.writeAll(usage + "\n")
-            return 0
-        case "--pipe", "--config":
-            guard index + 1 < words.count else { return usageError("\(word) needs a value") }
-            if word == "--pipe" { pipe = words[index + 1] } else { configuration = words[index + 1] }
-            index += 2
-            continue
-        case "--":
-            index += 1
-        case _ where !word.hasPrefix("-"):
-            break  // the browser's command, without the -- before it
-        default:
-            return usageError("unknown option '\(word)' (the browser's command comes after --)")
-        }
-        break
+func runKiosk(_ arguments: inout Arguments) throws -> ExitCode {
+    let pipe = try arguments.option("--pipe")
+    let configuration = try arguments.option("--config")
+    do {
+        try arguments.finish()
+    } catch {
+        throw UsageError(error.message + " (the browser's command comes after --)")
     }
-    let browserWords = Array(words[index...])
+    let browserWords = arguments.command
     guard let program = browserWords.first, !program.isEmpty else {
-        return usageError("no browser given: ambience kiosk -- chromium --kiosk URL")
+        throw UsageError("no browser given: ambience kiosk -- chromium --kiosk URL")
     }
     var settings: KioskSettings
     do {
@@ -60,8 +51,9 @@ func main(_ words: [String]) -> Int32 {
             settings = try KioskSettings.load(from: path)
         }
     } catch {
-        log(.error, error.errors.map(\.description).joined(separator: "\nambience kiosk: "))
-        return 78
+        throw CommandFailure(
+            message: error.errors.map(\.description).joined(separator: "\nambience kiosk: "),
+            exitCode: .configuration)
     }
     if let pipe { settings.pipe = pipe }
     let environment = Environment.current
@@ -76,8 +68,7 @@ func main(_ words: [String]) -> Int32 {
         do {
             try makeDirectories(profile)
         } catch {
-            log(.error, "cannot make the browser's profile directory \(profile): \(error)")
-            return 1
+            throw CommandFailure(message: "cannot make the browser's profile directory \(profile): \(error)")
         }
     }
     let kiosk: Kiosk
@@ -85,15 +76,9 @@ func main(_ words: [String]) -> Int32 {
         kiosk = try Kiosk(
             settings: settings, arguments: BrowserCommand.arguments(browserWords, profile: profile))
     } catch {
-        log(.error, "cannot set up: \(error)")
-        return 1
+        throw CommandFailure(message: "cannot set up: \(error)")
     }
-    return kiosk.run()
-}
-
-func usageError(_ message: String) -> Int32 {
-    log(.error, "\(message)\n\(usage)")
-    return 2
+    return ExitCode(rawValue: kiosk.run())
 }
 
 /// `mkdir -p`, private to the user: a browser profile holds cookies and logins.
@@ -109,4 +94,4 @@ func makeDirectories(_ path: String) throws(Errno) {
     }
 }
 
-exit(main(Array(CommandLine.arguments.dropFirst())))
+exit(kioskCommand.main(Array(CommandLine.arguments.dropFirst())))

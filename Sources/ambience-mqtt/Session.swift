@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceMQTT
 import AmbienceOutputs
 import AmbienceSystem
@@ -63,7 +64,7 @@ final class Session {
 
     private var broker: String { "\(configuration.broker.host):\(configuration.broker.port)" }
 
-    func run() -> Exit {
+    func run() -> ExitCode {
         let signals: SignalWaiter
         do {
             signals = try SignalWaiter(signals: [SIGTERM, SIGINT])

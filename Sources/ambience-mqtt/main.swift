@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceMQTT
 import AmbienceOutputs
@@ -7,80 +8,65 @@ import AmbienceSystem
     import Glibc
 #endif
 
-let usage = """
-    usage: ambience mqtt [--config PATH] [--pipe PATH]
+let mqttCommand = Command(
+    name: Companion.mqtt.rawValue,
+    summary: Companion.mqtt.summary,
+    usage: """
+        ambience mqtt [--config PATH] [--pipe PATH]
 
-      Publishes the daemon's state to an MQTT broker (and Home Assistant, by discovery) and takes
-      overrides from it, for this kiosk (PREFIX/ID/override/set) or every kiosk (PREFIX/all/override/set).
-      Settings: the [mqtt] table of the configuration (default \(ConfigurationSource.defaultPath)).
-      Follows the daemon's pipe --pipe (default: [mqtt] pipe, or \(MQTTConfiguration.defaultPipe); list it
-      in [pipes] paths) across daemon restarts, and sends overrides through the daemon's control pipe.
-      Runs until SIGTERM or SIGINT, publishing 'offline' before it leaves.
-      Exit 0 after a signal; 1 when it cannot run (the pipe is not one); 2 on bad usage;
-      78 when the configuration is wrong (FILE:LINE: KEY: message).
-    """
+          Publishes the daemon's state to an MQTT broker (and Home Assistant, by discovery) and takes
+          overrides from it, for this kiosk (PREFIX/ID/override/set) or every kiosk (PREFIX/all/override/set).
+          Settings: the [mqtt] table of the configuration (default \(ConfigurationSource.defaultPath)).
+          Follows the daemon's pipe --pipe (default: [mqtt] pipe, or \(MQTTConfiguration.defaultPipe); list it
+          in [pipes] paths) across daemon restarts, and sends overrides through the daemon's control pipe.
+          Runs until SIGTERM or SIGINT, publishing 'offline' before it leaves.
+          Exit 0 after a signal; 1 when it cannot run (the pipe is not one); 2 on bad usage;
+          78 when the configuration is wrong (FILE:LINE: KEY: message).
+        """,
+    run: runMQTT)
 
-enum Exit: Int32 {
-    case ok = 0
-    case failure = 1
-    case usage = 2
-    case configuration = 78
-}
+func runMQTT(_ arguments: inout Arguments) throws -> ExitCode {
+    let configPath = try arguments.option("--config") ?? ConfigurationSource.defaultPath
+    let pipeOption = try arguments.option("--pipe")
+    try arguments.finish()
 
-func fail(_ message: String, _ code: Exit) -> Never {
-    Logger.standard.log(.error, "ambience mqtt: \(message)")
-    exit(code.rawValue)
-}
-
-var words = Array(CommandLine.arguments.dropFirst())
-var configPath = ConfigurationSource.defaultPath
-var pipeOption: String?
-while !words.isEmpty {
-    let word = words.removeFirst()
-    switch word {
-    case "--help", "-h":
-        try? FileDescriptor.standardOutput.writeAll(usage + "\n")
-        exit(0)
-    case "--config", "--pipe":
-        guard !words.isEmpty else { fail("\(word) needs a value\n\(usage)", .usage) }
-        let value = words.removeFirst()
-        if word == "--config" { configPath = value } else { pipeOption = value }
-    default:
-        fail("unknown argument '\(word)'\n\(usage)", .usage)
-    }
-}
-
-var configuration: MQTTConfiguration
-do {
-    configuration = try MQTTConfiguration.load(from: configPath)
-} catch {
-    fail(error.errors.map(\.description).joined(separator: "\n"), .configuration)
-}
-if let pipeOption { configuration.pipe = pipeOption }
-
-let deviceID: String
-if let configured = configuration.deviceID {
-    deviceID = configured
-} else if let bytes = try? SystemConfigurationFiles().contents(of: "/etc/machine-id"),
-    let derived = DeviceID.derived(fromMachineID: String(decoding: bytes, as: UTF8.self))
-{
-    deviceID = derived
-} else {
-    fail(
-        "\(configPath): mqtt.device_id: not set, and /etc/machine-id cannot be read to derive one",
-        .configuration)
-}
-
-var password = configuration.password
-if let file = configuration.passwordFile {
+    var configuration: MQTTConfiguration
     do {
-        let text = String(decoding: try SystemConfigurationFiles().contents(of: file), as: UTF8.self)
-        password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        configuration = try MQTTConfiguration.load(from: configPath)
     } catch {
-        fail("cannot read the password file \(file): \(error)", .failure)
+        throw CommandFailure(
+            message: error.errors.map(\.description).joined(separator: "\n"), exitCode: .configuration)
     }
+    if let pipeOption { configuration.pipe = pipeOption }
+
+    let deviceID: String
+    if let configured = configuration.deviceID {
+        deviceID = configured
+    } else if let bytes = try? SystemConfigurationFiles().contents(of: "/etc/machine-id"),
+        let derived = DeviceID.derived(fromMachineID: String(decoding: bytes, as: UTF8.self))
+    {
+        deviceID = derived
+    } else {
+        throw CommandFailure(
+            message:
+                "\(configPath): mqtt.device_id: not set, and /etc/machine-id cannot be read to derive one",
+            exitCode: .configuration)
+    }
+
+    var password = configuration.password
+    if let file = configuration.passwordFile {
+        do {
+            let text = String(decoding: try SystemConfigurationFiles().contents(of: file), as: UTF8.self)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            password = lines.first.map(String.init) ?? ""
+        } catch {
+            throw CommandFailure(message: "cannot read the password file \(file): \(error)")
+        }
+    }
+
+    let session = Session(
+        configuration: configuration, deviceID: deviceID, password: password, logger: Logger.standard)
+    return session.run()
 }
 
-let session = Session(
-    configuration: configuration, deviceID: deviceID, password: password, logger: Logger.standard)
-exit(session.run().rawValue)
+exit(mqttCommand.main(Array(CommandLine.arguments.dropFirst())))

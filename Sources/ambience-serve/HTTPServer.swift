@@ -374,8 +374,3 @@ private let releaseStream: MHD_ContentReaderFreeCallback = { context in
     let client = Unmanaged<EventStreamClient>.fromOpaque(context).takeRetainedValue()
     client.server.forget(client)
 }
-
-/// A message that ends the program: at `error` in the journal.
-func printError(_ text: String) {
-    Logger.standard.log(.error, text)
-}

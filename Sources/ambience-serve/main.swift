@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceOutputs
 import AmbienceServe
@@ -7,127 +8,69 @@ import AmbienceSystem
     import Glibc
 #endif
 
-let usage = """
-    usage: ambience serve [--listen ADDRESS:PORT] [--pipe PATH] [--origin ORIGIN] [--allow-remote]
-                          [--config PATH]
+let serveCommand = Command(
+    name: Companion.serve.rawValue,
+    summary: Companion.serve.summary,
+    usage: """
+        ambience serve [--listen ADDRESS:PORT] [--pipe PATH] [--origin ORIGIN] [--allow-remote]
+                       [--config PATH]
 
-      Gives web pages the state over HTTP: GET /state (the latest event, JSON; 503 before the
-      first), /events (Server-Sent Events: `current` first, then every event), /ambience.js (one
-      <script> line makes a page follow the room), / (a page showing the three themes).
-      Follows its own named pipe (default /run/ambience/serve: list it in the daemon's
-      [pipes] paths), waiting for it and following a restarted daemon's new one.
-      --listen   default 127.0.0.1:8470; an address other than loopback needs --allow-remote
-      --origin   Access-Control-Allow-Origin, default * (the data is read-only)
-      --config   the [serve] table of this file (default /etc/ambience/ambience.toml when it
-                 exists); options on the command line win over it
-      Runs until SIGTERM or SIGINT. Exit 0 after a signal, 1 on a runtime failure (cannot
-      listen, the pipe's path is not a pipe), 2 on a usage error, 78 on a configuration error.
-    """
+          Gives web pages the state over HTTP: GET /state (the latest event, JSON; 503 before the
+          first), /events (Server-Sent Events: `current` first, then every event), /ambience.js (one
+          <script> line makes a page follow the room), / (a page showing the three themes).
+          Follows its own named pipe (default /run/ambience/serve: list it in the daemon's
+          [pipes] paths), waiting for it and following a restarted daemon's new one.
+          --listen   default 127.0.0.1:8470; an address other than loopback needs --allow-remote
+          --origin   Access-Control-Allow-Origin, default * (the data is read-only)
+          --config   the [serve] table of this file (default /etc/ambience/ambience.toml when it
+                     exists); options on the command line win over it
+          Runs until SIGTERM or SIGINT. Exit 0 after a signal, 1 on a runtime failure (cannot
+          listen, the pipe's path is not a pipe), 2 on a usage error, 78 on a configuration error.
+        """,
+    run: runServe)
 
-enum Exit: Int32 {
-    case ok = 0
-    case failure = 1
-    case usage = 2
-    case configuration = 78
+/// A value the command line gives that is not one: exit 2, without the usage after it.
+func badValue(_ message: String) -> CommandFailure {
+    CommandFailure(message: message, exitCode: .usage)
 }
 
-struct UsageError: Error {
-    var message: String
-}
-
-struct Options {
-    var listen: String?
-    var pipe: String?
-    var origin: String?
-    var allowRemote = false
-    var config: String?
-    var help = false
-
-    init(_ words: [String]) throws(UsageError) {
-        var rest = words[...]
-        while let word = rest.popFirst() {
-            let name: String
-            var value: String?
-            if let equals = word.firstIndex(of: "="), word.hasPrefix("--") {
-                name = String(word[..<equals])
-                value = String(word[word.index(after: equals)...])
-            } else {
-                name = word
-            }
-            func take() throws(UsageError) -> String {
-                if let value { return value }
-                guard let next = rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
-                return next
-            }
-            switch name {
-            case "--listen": listen = try take()
-            case "--pipe": pipe = try take()
-            case "--origin": origin = try take()
-            case "--config": config = try take()
-            case "--allow-remote" where value == nil: allowRemote = true
-            case "--help", "-h": help = true
-            default:
-                throw UsageError(
-                    message: name.hasPrefix("-") ? "unknown option \(name)" : "unexpected argument '\(name)'")
-            }
-        }
-    }
-}
-
-func main() -> Int32 {
-    let options: Options
-    do {
-        options = try Options(Array(CommandLine.arguments.dropFirst()))
-    } catch {
-        printError("ambience serve: \(error.message)\n" + usage)
-        return Exit.usage.rawValue
-    }
-    if options.help {
-        try? FileDescriptor.standardOutput.writeAll(usage + "\n")
-        return Exit.ok.rawValue
-    }
+func runServe(_ arguments: inout Arguments) throws -> ExitCode {
+    let listen = try arguments.option("--listen")
+    let pipe = try arguments.option("--pipe")
+    let origin = try arguments.option("--origin")
+    let config = try arguments.option("--config")
+    let allowRemote = arguments.flag("--allow-remote")
+    try arguments.finish()
     var configuration: ServeConfiguration
     do {
         configuration = try ServeConfiguration.load(
-            from: options.config ?? ConfigurationSource.defaultPath, required: options.config != nil)
+            from: config ?? ConfigurationSource.defaultPath, required: config != nil)
     } catch {
-        printError("ambience serve: \(error)")
-        return Exit.configuration.rawValue
+        throw CommandFailure(message: "\(error)", exitCode: .configuration)
     }
-    if options.allowRemote { configuration.allowRemote = true }
-    if let text = options.listen {
+    if allowRemote { configuration.allowRemote = true }
+    if let text = listen {
         guard let address = ListenAddress(parsing: text) else {
-            printError("ambience serve: --listen: '\(text)' is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470)")
-            return Exit.usage.rawValue
+            throw badValue("--listen: '\(text)' is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470)")
         }
         configuration.listen = address
     }
     if !configuration.listen.isLoopback && !configuration.allowRemote {
-        printError(
-            "ambience serve: \(configuration.listen) is not a loopback address; --allow-remote (or"
+        throw badValue(
+            "\(configuration.listen) is not a loopback address; --allow-remote (or"
                 + " allow_remote = true in [serve]) to listen there")
-        return Exit.usage.rawValue
     }
-    if let origin = options.origin {
+    if let origin {
         guard ServeConfiguration.isOrigin(origin) else {
-            printError("ambience serve: --origin: '\(origin)' is not * or an origin (https://host:port)")
-            return Exit.usage.rawValue
+            throw badValue("--origin: '\(origin)' is not * or an origin (https://host:port)")
         }
         configuration.allowedOrigin = origin
     }
-    if let pipe = options.pipe {
-        guard pipe.hasPrefix("/") else {
-            printError("ambience serve: --pipe: '\(pipe)' must be an absolute path")
-            return Exit.usage.rawValue
-        }
+    if let pipe {
+        guard pipe.hasPrefix("/") else { throw badValue("--pipe: '\(pipe)' must be an absolute path") }
         configuration.pipe = pipe
     }
-    do {
-        return try serve(configuration).rawValue
-    } catch {
-        printError("ambience serve: \(error)")
-        return Exit.failure.rawValue
-    }
+    return try serve(configuration)
 }
 
 struct Failure: Error, CustomStringConvertible {
@@ -136,7 +79,7 @@ struct Failure: Error, CustomStringConvertible {
 
 /// The one loop: signals, the pipe and MHD's descriptor in one poll(2); the pipe's events go to
 /// every stream, a comment every 15 s keeps the streams alive.
-func serve(_ configuration: ServeConfiguration) throws -> Exit {
+func serve(_ configuration: ServeConfiguration) throws -> ExitCode {
     let keepAliveInterval = 15.0
     let waiter = try SignalWaiter(signals: [SIGTERM, SIGINT])
     raiseDescriptorLimit()
@@ -201,4 +144,4 @@ func raiseDescriptorLimit() {
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
 
-exit(main())
+exit(serveCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceDaemon
 import AmbienceKiosk

@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceCore
 import AmbienceOutputs
 
@@ -6,7 +7,7 @@ let overrideCommand = Command(
     summary: "hold a state (for a while), or go back to the light with 'auto'",
     usage: """
         ambience override invert|regular|contrast [for DURATION] [--control PATH]
-               ambience override auto [--control PATH]
+        ambience override auto [--control PATH]
 
           Tells the running daemon through its control pipe (default \(ControlPipe.defaultPath)).
           DURATION is seconds or numbers with units: 90, 45s, 10m, 2h, 1h30m, 1d, at most a year

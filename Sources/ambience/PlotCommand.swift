@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon

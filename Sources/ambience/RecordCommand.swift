@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem

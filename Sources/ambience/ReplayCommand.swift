@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceCore
 import AmbienceSystem
 

@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceOutputs
 import AmbienceSystem
 

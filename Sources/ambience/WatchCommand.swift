@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem
@@ -67,7 +68,7 @@ private func run(_ command: String, for update: StateFollower.Update) {
         status = try Subprocess.run(
             "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment)
     } catch {
-        printError("ambience watch: cannot run /bin/sh: \(error)")
+        Logger.standard.log(.error, "ambience watch: cannot run /bin/sh: \(error)")
         return
     }
     switch status {

@@ -19,6 +19,27 @@ struct BridgeTests {
         actions.compactMap { if case .publish(let publication) = $0 { publication } else { nil } }
     }
 
+    func subscribed(_ actions: [BridgeAction]) -> [String] {
+        actions.compactMap { if case .subscribe(let topic) = $0 { topic } else { nil } }
+    }
+
+    /// The broker's answer to the last subscription of a connection: the bridge's own retained status.
+    func statusReturns(_ bridge: Bridge, now: Double) -> [BridgeAction] {
+        bridge.message(topic: "ambience/k1/status", payload: Array("online".utf8), retained: true, now: now)
+    }
+
+    func retainedDocument(_ bridge: Bridge, at topic: String, now: Double = 1) -> [BridgeAction] {
+        bridge.message(topic: topic, payload: Array(#"{"name":"old"}"#.utf8), retained: true, now: now)
+    }
+
+    static let deviceTopic = "homeassistant/device/ambience_k1/config"
+    static let groupTopic = "homeassistant/device/ambience_all/config"
+    static let entityTopics = [
+        "homeassistant/sensor/ambience_k1/lux/config", "homeassistant/sensor/ambience_k1/theme/config",
+        "homeassistant/select/ambience_k1/override/config",
+        "homeassistant/binary_sensor/ambience_k1/fault/config",
+    ]
+
     @Test func eachConnectionSaysOnlineSubscribesAnnouncesAndPublishesOneFreshState() {
         let bridge = makeBridge()
         #expect(bridge.eventLine(Self.line, now: 0).isEmpty)  // offline: nothing is queued
@@ -26,23 +47,106 @@ struct BridgeTests {
         #expect(
             actions.first
                 == .publish(Publication(topic: "ambience/k1/status", payload: "online", retain: true)))
+        // The other style's topics, then the bridge's own status last.
         #expect(
-            actions.filter { if case .subscribe = $0 { true } else { false } } == [
-                .subscribe("ambience/k1/override/set"), .subscribe("ambience/all/override/set"),
-                .subscribe("homeassistant/status"),
-            ])
-        let topics = published(actions).map(\.topic)
-        #expect(topics.contains("homeassistant/device/ambience_k1/config"))
-        #expect(topics.contains("homeassistant/device/ambience_all/config"))
-        #expect(topics.last == "ambience/k1/state")
-        #expect(published(actions).allSatisfy { $0.retain })
+            subscribed(actions) == [
+                "ambience/k1/override/set", "ambience/all/override/set", "homeassistant/status",
+            ] + Self.entityTopics + ["ambience/k1/status"])
+        #expect(published(actions).map(\.topic) == ["ambience/k1/status", "ambience/k1/state"])
+        // The retained status back: the documents.
+        let announcement = published(statusReturns(bridge, now: 5.1))
+        #expect(announcement.map(\.topic) == [Self.deviceTopic, Self.groupTopic])
+        #expect(announcement.allSatisfy { $0.retain && !$0.payload.isEmpty })
+        // Once a connection: the bridge's own `offline` coming back later is nothing.
+        #expect(statusReturns(bridge, now: 6).isEmpty)
         bridge.disconnected()
         #expect(published(bridge.connected(now: 9)).filter { $0.topic == "ambience/k1/state" }.count == 1)
+        #expect(
+            published(statusReturns(bridge, now: 9.1)).map(\.topic) == [Self.deviceTopic, Self.groupTopic])
+    }
+
+    @Test func announcementsPublishNothingAtTheOtherStylesTopics() {
+        // Home Assistant warns of a conflicting discovery message for each entity when an
+        // empty document arrives at a topic other than the one it discovered the entity on.
+        for perEntity in [false, true] {
+            let bridge = makeBridge(perEntity: perEntity)
+            _ = bridge.eventLine(Self.line, now: 0)
+            var actions = bridge.connected(now: 0) + statusReturns(bridge, now: 0.1)
+            _ = bridge.message(
+                topic: "homeassistant/status", payload: Array("online".utf8), retained: false, now: 10)
+            actions += bridge.tick(now: 20)
+            bridge.disconnected()
+            actions += bridge.connected(now: 30) + statusReturns(bridge, now: 30.1)
+            let discovery = published(actions).filter { $0.topic.hasPrefix("homeassistant/") }
+            #expect(discovery.count == (perEntity ? 12 : 6))
+            #expect(discovery.allSatisfy { !$0.payload.isEmpty })
+            let other = perEntity ? [Self.deviceTopic] : Self.entityTopics
+            #expect(!discovery.contains { other.contains($0.topic) })
+        }
+    }
+
+    @Test func retainedDocumentsOfTheOtherStyleAreEmptiedBeforeTheAnnouncement() {
+        // Per-entity now, a device document from before: emptied, then the four documents.
+        let perEntity = makeBridge(perEntity: true)
+        #expect(subscribed(perEntity.connected(now: 0)).contains(Self.deviceTopic))
+        let removal = retainedDocument(perEntity, at: Self.deviceTopic)
+        #expect(published(removal) == [Publication(topic: Self.deviceTopic, payload: "", retain: true)])
+        #expect(removal.contains { if case .note = $0 { true } else { false } })
+        #expect(published(statusReturns(perEntity, now: 1.1)).map(\.topic) == Self.entityTopics)
+
+        // Device-based now, four documents from before: each emptied, then the device's.
+        let device = makeBridge()
+        _ = device.connected(now: 0)
+        var actions: [BridgeAction] = []
+        for topic in Self.entityTopics { actions += retainedDocument(device, at: topic) }
+        actions += statusReturns(device, now: 1.1)
+        #expect(
+            published(actions).map(\.topic) == Self.entityTopics + [Self.deviceTopic, Self.groupTopic])
+        #expect(published(actions).prefix(4).allSatisfy { $0.payload.isEmpty && $0.retain })
+    }
+
+    @Test func emptyOrLiveDocumentsAtTheOtherStylesTopicsAreLeftAlone() {
+        let bridge = makeBridge()
+        _ = bridge.connected(now: 0)
+        let topic = Self.entityTopics[0]
+        // The bridge's own removal coming back, and a retained empty one.
+        #expect(bridge.message(topic: topic, payload: [], retained: false, now: 1).isEmpty)
+        #expect(bridge.message(topic: topic, payload: [], retained: true, now: 1).isEmpty)
+        // Published while subscribed: not what the broker holds from before.
+        #expect(bridge.message(topic: topic, payload: Array("{}".utf8), retained: false, now: 1).isEmpty)
+        // The current style's own topic is not a stale one.
+        #expect(retainedDocument(bridge, at: Self.deviceTopic).isEmpty)
+    }
+
+    @Test func withoutTheRetainedStatusTheAnnouncementComesAfterTheTimeout() {
+        let bridge = makeBridge()
+        _ = bridge.connected(now: 0)
+        #expect(bridge.nextDeadline == 5)
+        #expect(bridge.tick(now: 4.9).isEmpty)
+        let actions = bridge.tick(now: 5)
+        #expect(published(actions).map(\.topic) == [Self.deviceTopic, Self.groupTopic])
+        #expect(actions.contains { if case .note = $0 { true } else { false } })
+        #expect(bridge.nextDeadline == nil)
+        // A stale document found after that: emptied, then the documents once more.
+        let late = retainedDocument(bridge, at: Self.entityTopics[2], now: 6)
+        #expect(
+            published(late).map(\.topic) == [Self.entityTopics[2], Self.deviceTopic, Self.groupTopic])
+        #expect(published(late).first?.payload == "")
+    }
+
+    @Test func homeAssistantOnlineBeforeTheStaleCheckEndsAnnouncesOnce() {
+        let bridge = makeBridge(random: 0)
+        _ = bridge.connected(now: 0)
+        _ = bridge.message(
+            topic: "homeassistant/status", payload: Array("online".utf8), retained: false, now: 0.1)
+        #expect(bridge.tick(now: 0.1).isEmpty)
+        #expect(published(statusReturns(bridge, now: 0.2)).count == 2)
+        #expect(bridge.tick(now: 1).isEmpty)
     }
 
     @Test func everyEventIsPublishedAndTheStateAgainEveryMinute() {
         let bridge = makeBridge()
-        _ = bridge.connected(now: 0)
+        _ = bridge.connected(now: 0) + statusReturns(bridge, now: 0)
         #expect(published(bridge.eventLine(Self.line, now: 1)).map(\.topic) == ["ambience/k1/state"])
         #expect(bridge.nextDeadline == 61)
         #expect(bridge.tick(now: 60).isEmpty)
@@ -52,13 +156,14 @@ struct BridgeTests {
 
     @Test func aDaemonThatLeftIsNotPublishedAgainUntilItWritesAgain() {
         let bridge = makeBridge()
-        _ = bridge.connected(now: 0)
+        _ = bridge.connected(now: 0) + statusReturns(bridge, now: 0)
         _ = bridge.eventLine(Self.line, now: 1)
         bridge.daemonLeft()
         #expect(bridge.nextDeadline == nil)
         #expect(bridge.tick(now: 200).isEmpty)
         bridge.disconnected()
         #expect(!published(bridge.connected(now: 300)).contains { $0.topic == "ambience/k1/state" })
+        _ = statusReturns(bridge, now: 300)
         #expect(published(bridge.eventLine(Self.line, now: 301)).map(\.topic) == ["ambience/k1/state"])
         #expect(bridge.nextDeadline == 361)
     }
@@ -98,6 +203,7 @@ struct BridgeTests {
     @Test func homeAssistantOnlineAnnouncesAgainAfterARandomPause() {
         let bridge = makeBridge(random: 0.5)
         _ = bridge.connected(now: 0)
+        _ = statusReturns(bridge, now: 0)
         _ = bridge.eventLine(Self.line, now: 0)
         #expect(
             bridge.message(
@@ -119,22 +225,23 @@ struct BridgeTests {
         #expect(published(bridge.tick(now: 100)).map(\.topic) == ["ambience/k1/state"])
     }
 
-    @Test func discoveryOffRemovesEveryDiscoveryTopicWithEmptyRetainedPayloads() {
+    @Test func discoveryOffEmptiesTheRetainedDocumentsItFindsAndPublishesNoOther() {
         let bridge = makeBridge(discovery: false)
-        let removals = published(bridge.connected(now: 0)).filter { $0.topic.hasPrefix("homeassistant/") }
-        #expect(removals.count == 5)  // never the fleet's select, which the other kiosks announce
-        #expect(!removals.contains { $0.topic == "homeassistant/device/ambience_all/config" })
-        #expect(removals.allSatisfy { $0.payload.isEmpty && $0.retain })
-    }
-
-    @Test func perEntityDiscoveryEmptiesTheDeviceTopicFirst() {
-        let bridge = makeBridge(perEntity: true)
-        let discovery = published(bridge.connected(now: 0)).filter { $0.topic.hasPrefix("homeassistant/") }
+        let actions = bridge.connected(now: 0)
+        // Every topic of this kiosk looked at, never the fleet's, which the other kiosks announce.
         #expect(
-            discovery.first
-                == Publication(topic: "homeassistant/device/ambience_k1/config", payload: "", retain: true))
-        #expect(discovery.dropFirst().count == 4)
-        #expect(discovery.dropFirst().allSatisfy { !$0.payload.isEmpty })
+            subscribed(actions) == [
+                "ambience/k1/override/set", "ambience/all/override/set", Self.deviceTopic,
+            ] + Self.entityTopics + ["ambience/k1/status"])
+        #expect(!published(actions).contains { $0.topic.hasPrefix("homeassistant/") })
+        let removal = retainedDocument(bridge, at: Self.deviceTopic)
+        #expect(published(removal) == [Publication(topic: Self.deviceTopic, payload: "", retain: true)])
+        #expect(published(statusReturns(bridge, now: 2)).isEmpty)
+        // Nothing more to find: nothing published at the discovery topics on later connections.
+        bridge.disconnected()
+        #expect(
+            !published(bridge.connected(now: 10) + statusReturns(bridge, now: 10.1) + bridge.tick(now: 20))
+                .contains { $0.topic.hasPrefix("homeassistant/") })
     }
 
     @Test func aCleanShutdownSaysOffline() {

@@ -57,7 +57,7 @@ malformed_row_exits_1_after_earlier_events() {
 
 unknown_option_is_usage_error() {
     expect_exit 2 "$BIN" replay --colour red - </dev/null
-    grep -q 'unknown option --colour' "$WORK/err"
+    grep -q "unknown option '--colour'" "$WORK/err"
 }
 
 missing_file_argument_is_usage_error() { expect_exit 2 "$BIN" replay; }
@@ -250,7 +250,7 @@ fatal_messages_of_every_program_go_out_at_err() {
     expect_exit 78 "$BIN" run --config "$WORK/typo.toml" && only_at_err "typo.toml:3: sensor.bord"
     printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
     expect_exit 1 "$BIN" run --config "$WORK/bus99.toml" && only_at_err "I2C enabled"
-    expect_exit 2 "$BIN" replay --colour red - </dev/null && only_at_err "unknown option --colour"
+    expect_exit 2 "$BIN" replay --colour red - </dev/null && only_at_err "unknown option '--colour'"
     printf '[serve]\nlisten_at = 1\n' >"$WORK/serve.toml"
     expect_exit 78 "$BIN" serve --config "$WORK/serve.toml" && only_at_err "serve.toml:2: serve.listen_at"
     printf '[mqtt]\nbroker_url = 1\n' >"$WORK/mqtt.toml"
@@ -274,6 +274,23 @@ check_checks_every_program_table() {
     done
     printf '[sensor]\nkind = "bh1750"\n' >"$WORK/no-mqtt.toml"
     "$BIN" check --config "$WORK/no-mqtt.toml" | grep -q '^\[kiosk\]$'
+}
+
+# Every program's --help (declared once, with the command) agrees with the man pages' synopses
+# and names and with the command table of docs/commands.md.
+help_agrees_with_the_man_pages_and_the_readme() { "$HERE/help-agreement.py" "$BIN"; }
+
+# One command line for every program: the same words for the same mistakes, and exit 2.
+every_program_refuses_the_same_way() {
+    local command option
+    for command in check:--config serve:--listen mqtt:--pipe kiosk:--pipe; do
+        option=${command#*:} command=${command%:*}
+        expect_exit 2 "$BIN" "$command" --colour || return 1
+        only_at_err "ambience $command: unknown option '--colour'" || return 1
+        grep -q "^<3>usage: ambience $command" "$WORK/err" || { echo "no usage after it"; return 1; }
+        expect_exit 2 "$BIN" "$command" "$option" || return 1
+        only_at_err "ambience $command: $option needs a value" || return 1
+    done
 }
 
 shipped_configuration_and_boards_are_valid() {
@@ -320,7 +337,8 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
     check_names_file_line_and_key check_checks_every_program_table fatal_messages_of_every_program_go_out_at_err \
-    shipped_configuration_and_boards_are_valid \
+    shipped_configuration_and_boards_are_valid help_agrees_with_the_man_pages_and_the_readme \
+    every_program_refuses_the_same_way \
     watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
     simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do
     check "$test" "$test"

@@ -106,16 +106,18 @@ files_are_in_place() {
     dpkg-query -W -f='${Conffiles}\n' ambience | grep -q "^ $CONF "
     /usr/bin/ambience --help | grep -q '^commands:'
     # The installed binaries find every library they need; the companions run through ambience.
-    for program in ambience ambience-kiosk ambience-serve ambience-mqtt; do
+    for program in ambience ambience-run ambience-kiosk ambience-serve ambience-mqtt; do
         [ -x /usr/bin/$program ] || { echo "missing /usr/bin/$program"; return 1; }
         ! ldd /usr/bin/$program | grep -q 'not found'
     done
     for command in kiosk serve mqtt; do
         /usr/bin/ambience $command --help >"$WORK/help" 2>&1 || { cat "$WORK/help"; return 1; }
         grep -q "ambience $command" "$WORK/help"
-        # One manual for all: each companion's page is a link to it.
-        [ "$(readlink /usr/share/man/man1/ambience-$command.1.gz)" = ambience.1.gz ]
-        man -w ambience-$command >/dev/null
+        # Each companion has its own page, a file (not a link to ambience.1) named for it.
+        page=/usr/share/man/man1/ambience-$command.1.gz
+        if [ -L "$page" ] || [ ! -f "$page" ]; then echo "$page is not a page of its own"; return 1; fi
+        [ "$(man -w ambience-$command)" = "$page" ]
+        zcat "$page" | grep -qF "ambience\\-$command \\- "
     done
     grep -qx 'ExecStart=/usr/bin/ambience serve --config /etc/ambience/ambience.toml' $unit_dir/ambience-serve.service
     grep -q '^ExecStart=/usr/bin/ambience mqtt' $unit_dir/ambience-mqtt.service

@@ -186,6 +186,9 @@ discovery_payloads_match_home_assistants_schema() {
     python3 "$HERE/check_discovery.py" device "$T/device.json" kiosk1 Lobby
     retained homeassistant/device/ambience_all/config >"$T/group.json"
     python3 "$HERE/check_discovery.py" group "$T/group.json" kiosk1 Lobby
+    # Nothing was published at the other style's topics, where nothing was retained (an empty
+    # document there makes Home Assistant warn of a conflicting discovery message).
+    ! seen '^. homeassistant/(sensor|select|binary_sensor)/' || explain
     # Per-entity discovery for older Home Assistant: the device document goes, four come.
     kill -TERM $bridge; wait $bridge
     write_config 'name = "Lobby"' 'discovery_per_entity = true'
@@ -197,6 +200,19 @@ discovery_payloads_match_home_assistants_schema() {
         python3 "$HERE/check_discovery.py" "${entity%%/*}" "$T/entity.json" kiosk1 Lobby
     done
     [ -z "$(retained homeassistant/device/ambience_kiosk1/config)" ]
+    logged 'homeassistant/device/ambience_kiosk1/config: removing the retained discovery document' || explain
+    # Back to device-based: the four go, the device document comes.
+    kill -TERM $bridge; wait $bridge
+    write_config 'name = "Lobby"'
+    start_bridge
+    eventually 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
+    for entity in sensor/ambience_kiosk1/lux select/ambience_kiosk1/override; do
+        [ -z "$(retained "homeassistant/$entity/config")" ] || explain
+    done
+    kill -TERM $bridge; wait $bridge
+    write_config 'name = "Lobby"' 'discovery_per_entity = true'
+    start_bridge
+    eventually 20 has_retained homeassistant/sensor/ambience_kiosk1/lux/config || explain
     # Discovery off: every config emptied, so Home Assistant removes the entities.
     kill -TERM $bridge; wait $bridge
     write_config 'discovery = false'

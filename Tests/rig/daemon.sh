@@ -176,15 +176,15 @@ daemon_made_its_pipe() {  # daemon_made_its_pipe DIR
 }
 
 # The daemon's process: the job itself, or the process the job's wrapper started (setpriv
-# execs ambience in a child of the subshell that runs a shell-function wrapper).
+# execs ambience in a child of the subshell that runs a shell-function wrapper). `ambience run`
+# becomes ambience-run in the same process.
 daemon_pid() {  # daemon_pid DIR
     local job
     job=$(cat "$1/job")
-    if [ "$(cat "/proc/$job/comm" 2>/dev/null)" = ambience ]; then
-        echo "$job"
-    else
-        pgrep -P "$job" -x ambience
-    fi
+    case $(cat "/proc/$job/comm" 2>/dev/null) in
+    ambience | ambience-run) echo "$job" ;;
+    *) pgrep -P "$job" -x 'ambience(-run)?' ;;
+    esac
 }
 
 daemon_running() {  # daemon_running DIR

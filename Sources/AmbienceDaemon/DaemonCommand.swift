@@ -1,15 +1,16 @@
+import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceCore
-import AmbienceDaemon
 import AmbienceOutputs
-import AmbienceSensors
 import AmbienceSystem
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-let runCommand = Command(
+/// `ambience run`, the daemon's own command line: `ambience-run`, the executable the unit
+/// starts through `ambience run`, is only this, so it carries none of the other commands' code.
+public let runCommand = Command(
     name: "run",
     summary: "the daemon: sample the sensor, drive the lines, pipes and state file",
     usage: """
@@ -52,7 +53,7 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
 
 /// Loads `path` with the board profiles of `--boards` or the usual places; `others` checks
 /// other programs' tables of the same file alongside.
-func configurationLoader(
+public func configurationLoader(
     path: String, boards: String?,
     alsoChecking others: @escaping (ConfigurationDecoder.Section, inout ConfigurationDecoder) -> Void = {
         _, _ in
@@ -68,7 +69,7 @@ func configurationLoader(
 }
 
 /// The configuration a command starts with: every fault one line of a configuration failure.
-func loadAtStart(_ load: Daemon.Reload) throws(CommandFailure) -> DaemonConfiguration {
+public func loadAtStart(_ load: Daemon.Reload) throws(CommandFailure) -> DaemonConfiguration {
     do {
         return try load()
     } catch {
@@ -79,7 +80,7 @@ func loadAtStart(_ load: Daemon.Reload) throws(CommandFailure) -> DaemonConfigur
 extension CommandFailure {
     /// The documented exit codes: a configuration the file or the devices refuse is 78 (each
     /// fault at FILE:LINE: KEY); a device that cannot be used now, or parts lost, is 1.
-    init(_ error: DaemonError) {
+    public init(_ error: DaemonError) {
         switch error {
         case .configuration: self.init(message: error.description, exitCode: .configuration)
         case .unavailable, .partsLost: self.init(message: error.description, exitCode: .failure)
