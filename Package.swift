@@ -3,21 +3,24 @@ import PackageDescription
 
 // Data flows one way: bus → driver → reading → filter → engine → event → sinks.
 // Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+// The companions (ambience-kiosk, -serve, -mqtt) read the pipe and write the control pipe through
+// AmbienceClient, which links neither libgpiod nor libi2c; AmbienceOutputs takes its runtime paths
+// from there. Every target declares each module it imports.
 // libFuzzer targets, only when asked for (AMBIENCE_FUZZ=1 swift build --sanitize=fuzzer …): their
 // entry point is libFuzzer's main, so they cannot link in an ordinary build. See scripts/fuzz.sh.
 let fuzzTargets: [Target] =
     Context.environment["AMBIENCE_FUZZ"] == nil
     ? []
     : [
-        ("FuzzConfiguration", "Fuzz/Configuration", "AmbienceDaemon"),
-        ("FuzzReplayRows", "Fuzz/ReplayRows", "AmbienceCore"),
-        ("FuzzControlLines", "Fuzz/ControlLines", "AmbienceCore"),
-        ("FuzzJSON", "Fuzz/JSON", "JSON"),
-        ("FuzzServeRequests", "Fuzz/ServeRequests", "AmbienceServe"),
-        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", "AmbienceKiosk"),
-    ].map { name, path, library in
+        ("FuzzConfiguration", "Fuzz/Configuration", ["AmbienceDaemon", "AmbienceSystem"]),
+        ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
+        ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
+        ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
+        ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
+        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", ["AmbienceKiosk", "JSON"]),
+    ].map { name, path, libraries in
         .executableTarget(
-            name: name, dependencies: [.target(name: library), "AmbienceSystem"], path: path,
+            name: name, dependencies: libraries.map { .target(name: $0) }, path: path,
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     }
 
@@ -41,11 +44,18 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "AmbienceSystem", dependencies: ["CLinux"]),
 
+        // The daemon's clients: following a named pipe by its path (PipeFollower), the state in
+        // its lines (StateFollower), one line to the control pipe (DaemonControl), the runtime
+        // paths. No libgpiod, no libi2c: what the companions link to talk to the daemon.
+        .target(name: "AmbienceClient", dependencies: ["AmbienceCore", "AmbienceSystem"]),
+
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
-        .target(name: "AmbienceOutputs", dependencies: ["AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
+        .target(
+            name: "AmbienceOutputs",
+            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
 
         // The I2C bus protocol, i2c-dev, and the TSL2561 and BH1750 drivers.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
@@ -76,10 +86,15 @@ let package = Package(
         .target(name: "AmbienceKiosk", dependencies: ["AmbienceCore", "JSON"]),
         .executableTarget(
             name: "ambience-kiosk",
-            dependencies: ["AmbienceKiosk", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem"]),
+            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceKiosk", "AmbienceSystem"]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
-        .executableTarget(name: "ambience", dependencies: ["AmbienceDaemon", "AmbienceSystem", "AmbiencePlot"]),
+        .executableTarget(
+            name: "ambience",
+            dependencies: [
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceOutputs", "AmbiencePlot",
+                "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem",
+            ]),
 
         // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
         // and the page's script are pure (AmbienceServe); libmicrohttpd drives them at the edge.
@@ -92,7 +107,8 @@ let package = Package(
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
-                "AmbienceServe", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMicroHTTPD", "CMicroHTTPDShim",
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceServe", "AmbienceSystem", "CMicroHTTPD",
+                "CMicroHTTPDShim",
             ],
             path: "Sources/ambience-serve"),
 
@@ -103,23 +119,34 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
         .executableTarget(
             name: "ambience-mqtt",
-            dependencies: ["AmbienceMQTT", "AmbienceDaemon", "AmbienceOutputs", "AmbienceSystem", "CMosquitto"]),
+            dependencies: [
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceMQTT", "AmbienceSystem", "CMosquitto",
+            ]),
         .executableTarget(
             name: "AmbienceBench",
             dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceSimulation", "AmbienceOutputs"],
             path: "Benchmarks/AmbienceBench"),
 
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
-        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbiencePlot"]),
+        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
-        .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
-        .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
+        .testTarget(
+            name: "AmbienceSensorsTests",
+            dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem"]),
+        .testTarget(name: "AmbienceClientTests", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceSystem"]),
+        .testTarget(
+            name: "AmbienceOutputsTests",
+            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceOutputs", "AmbienceSimulation", "AmbienceSystem"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
-        .testTarget(name: "AmbienceMQTTTests", dependencies: ["AmbienceMQTT", "AmbienceDaemon"]),
+        .testTarget(name: "AmbienceMQTTTests", dependencies: ["AmbienceDaemon", "AmbienceMQTT", "AmbienceSystem", "JSON"]),
         .testTarget(
-            name: "AmbienceDaemonTests", dependencies: ["AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk"]),
-        .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceDaemon"]),
+            name: "AmbienceDaemonTests",
+            dependencies: [
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceKiosk", "AmbienceOutputs",
+                "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem",
+            ]),
+        .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe"]),
     ] + fuzzTargets
 )

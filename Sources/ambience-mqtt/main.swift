@@ -1,6 +1,5 @@
 import AmbienceDaemon
 import AmbienceMQTT
-import AmbienceOutputs
 import AmbienceSystem
 
 #if canImport(Glibc)

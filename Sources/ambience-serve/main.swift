@@ -1,5 +1,6 @@
+import AmbienceClient
+import AmbienceCore
 import AmbienceDaemon
-import AmbienceOutputs
 import AmbienceServe
 import AmbienceSystem
 
@@ -172,6 +173,12 @@ func serve(_ configuration: ServeConfiguration) throws -> Exit {
             case .data(let bytes):
                 for message in server.feed.consume(bytes) {
                     server.broadcast(EventStreamFormat.event(message.name, data: message.data))
+                }
+                let skipped = server.feed.takeSkipped()
+                if skipped > 0 {
+                    Logger.standard.log(
+                        .warning,
+                        "ambience serve: \(configuration.pipe): " + LineFramer.skippedMessage(skipped))
                 }
             case .closed:
                 server.feed.disconnected()
