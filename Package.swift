@@ -15,6 +15,7 @@ let fuzzTargets: [Target] =
         ("FuzzConfiguration", "Fuzz/Configuration", ["AmbienceDaemon", "AmbienceSystem"]),
         ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
         ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
+        ("FuzzEventLines", "Fuzz/EventLines", ["AmbienceCore"]),
         ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
         ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
         ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", ["AmbienceKiosk", "JSON"]),
