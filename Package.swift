@@ -69,9 +69,11 @@ let package = Package(
             name: "AmbienceOutputs",
             dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
 
-        // The I2C bus protocol, i2c-dev, and the TSL2561 and BH1750 drivers.
+        // The I2C bus protocol, i2c-dev, and one folder per chip (Chips/NAME): its driver, settings and
+        // descriptor (kind, addresses, [sensor.NAME] table, probe, driver), listed in Chips.all.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
-        .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
+        .target(
+            name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceConfig", "TOML", "CI2C"]),
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
