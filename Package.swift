@@ -2,7 +2,10 @@
 import PackageDescription
 
 // Data flows one way: bus → driver → reading → filter → engine → event → sinks.
-// Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+// Dependencies point downward only: the programs → AmbienceDaemon → sensors/outputs →
+// AmbienceConfig → AmbienceCore. `ambience run` execs ambience-run, the daemon alone.
+// AmbienceSimulation (the test doubles, for tests and `simulate`) builds on the daemon; the daemon
+// never imports it. Each program decodes its own table of the one file through AmbienceConfig.
 // Every program's command line (arguments, exit codes, --help) is AmbienceCommandLine's.
 // The companions (ambience-kiosk, -serve, -mqtt) read the pipe and write the control pipe through
 // AmbienceClient, which links neither libgpiod nor libi2c; AmbienceOutputs takes its runtime paths
