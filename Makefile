@@ -99,6 +99,7 @@ kiosk-screenshots: setup
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
+	SWIFT=$(SWIFT) scripts/check-imports.py
 
 # libFuzzer on the configuration loader, replay rows, control lines and serve's request path, bounded in time.
 fuzz: setup
