@@ -97,9 +97,11 @@ kiosk-test: setup
 kiosk-screenshots: setup
 	Tests/browser/screenshots.py docs/images
 
-# swift format, and every relative link and anchor of the Markdown files (Tests/docs/check_links.py).
+# swift format, every module a target imports declared in Package.swift (scripts/check-imports.py),
+# and every relative link and anchor of the Markdown files (Tests/docs/check_links.py).
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
+	SWIFT=$(SWIFT) scripts/check-imports.py
 	python3 Tests/docs/check_links.py
 
 # libFuzzer on the configuration loader, replay rows, control lines and serve's request path, bounded in time.

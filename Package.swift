@@ -2,8 +2,14 @@
 import PackageDescription
 
 // Data flows one way: bus → driver → reading → filter → engine → event → sinks.
-// Dependencies point downward only: ambience → AmbienceDaemon → sensors/outputs → AmbienceCore.
+// Dependencies point downward only: the programs → AmbienceDaemon → sensors/outputs →
+// AmbienceConfig → AmbienceCore. `ambience run` execs ambience-run, the daemon alone.
+// AmbienceSimulation (the test doubles, for tests and `simulate`) builds on the daemon; the daemon
+// never imports it. Each program decodes its own table of the one file through AmbienceConfig.
 // Every program's command line (arguments, exit codes, --help) is AmbienceCommandLine's.
+// The companions (ambience-kiosk, -serve, -mqtt) read the pipe and write the control pipe through
+// AmbienceClient, which links neither libgpiod nor libi2c; AmbienceOutputs takes its runtime paths
+// from there. Every target declares each module it imports.
 // libFuzzer targets, only when asked for (AMBIENCE_FUZZ=1 swift build --sanitize=fuzzer …): their
 // entry point is libFuzzer's main, so they cannot link in an ordinary build. See scripts/fuzz.sh.
 let fuzzTargets: [Target] =
@@ -18,9 +24,10 @@ let fuzzTargets: [Target] =
         ),
         ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
         ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
+        ("FuzzEventLines", "Fuzz/EventLines", ["AmbienceCore"]),
         ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
         ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
-        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", ["AmbienceKiosk"]),
+        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", ["AmbienceKiosk", "JSON"]),
     ].map { name, path, libraries in
         .executableTarget(
             name: name, dependencies: libraries.map { .target(name: $0) } + ["AmbienceSystem"], path: path,
@@ -52,15 +59,24 @@ let package = Package(
         // one `main` that prints a fatal error at err and ends with its code.
         .target(name: "AmbienceCommandLine", dependencies: ["AmbienceSystem"]),
 
+        // The daemon's clients: following a named pipe by its path (PipeFollower), the state in
+        // its lines (StateFollower), one line to the control pipe (DaemonControl), the runtime
+        // paths. No libgpiod, no libi2c: what the companions link to talk to the daemon.
+        .target(name: "AmbienceClient", dependencies: ["AmbienceCore", "AmbienceSystem"]),
+
         // GPIO indicator lines (libgpiod), the named pipe, the state file, the control pipe.
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
-        .target(name: "AmbienceOutputs", dependencies: ["AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
+        .target(
+            name: "AmbienceOutputs",
+            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
 
-        // The I2C bus protocol, i2c-dev, and the TSL2561 and BH1750 drivers.
+        // The I2C bus protocol, i2c-dev, and one folder per chip (Chips/NAME): its driver, settings and
+        // descriptor (kind, addresses, [sensor.NAME] table, probe, driver), listed in Chips.all.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
-        .target(name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "CI2C"]),
+        .target(
+            name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceConfig", "TOML", "CI2C"]),
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
@@ -95,16 +111,16 @@ let package = Package(
         .executableTarget(
             name: "ambience-kiosk",
             dependencies: [
-                "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine",
+                "AmbienceClient", "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceSystem", "AmbienceCommandLine",
             ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(
             name: "ambience",
             dependencies: [
-                "AmbienceDaemon", "AmbienceSystem", "AmbienceCommandLine", "AmbiencePlot", "AmbienceCore", "AmbienceConfig",
-                "AmbienceOutputs",
-                "AmbienceSensors", "AmbienceSimulation", "AmbienceKiosk", "AmbienceServe", "AmbienceMQTT",
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceOutputs", "AmbiencePlot", "AmbienceSensors",
+                "AmbienceSimulation", "AmbienceSystem", "AmbienceCommandLine", "AmbienceConfig", "AmbienceKiosk",
+                "AmbienceServe", "AmbienceMQTT",
             ]),
 
         // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing
@@ -118,7 +134,8 @@ let package = Package(
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
-                "AmbienceServe", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMicroHTTPD",
+                "AmbienceClient", "AmbienceCore", "AmbienceServe", "AmbienceConfig", "AmbienceSystem", "AmbienceCommandLine",
+                "CMicroHTTPD",
                 "CMicroHTTPDShim",
             ],
             path: "Sources/ambience-serve"),
@@ -127,12 +144,13 @@ let package = Package(
         // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
         // program drives libmosquitto from its own poll loop.
         .target(
-            name: "AmbienceMQTT", dependencies: ["AmbienceCore", "AmbienceConfig", "AmbienceOutputs", "JSON"]),
+            name: "AmbienceMQTT", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON"]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
         .executableTarget(
             name: "ambience-mqtt",
             dependencies: [
-                "AmbienceMQTT", "AmbienceConfig", "AmbienceOutputs", "AmbienceSystem", "AmbienceCommandLine", "CMosquitto",
+                "AmbienceClient", "AmbienceCore", "AmbienceMQTT", "AmbienceConfig", "AmbienceSystem", "AmbienceCommandLine",
+                "CMosquitto",
             ]),
         .executableTarget(
             name: "AmbienceBench",
@@ -142,10 +160,15 @@ let package = Package(
             path: "Benchmarks/AmbienceBench"),
 
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
-        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbiencePlot"]),
+        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
-        .testTarget(name: "AmbienceSensorsTests", dependencies: ["AmbienceSensors", "AmbienceSimulation"]),
-        .testTarget(name: "AmbienceOutputsTests", dependencies: ["AmbienceOutputs", "AmbienceSimulation"]),
+        .testTarget(
+            name: "AmbienceSensorsTests",
+            dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem"]),
+        .testTarget(name: "AmbienceClientTests", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceSystem"]),
+        .testTarget(
+            name: "AmbienceOutputsTests",
+            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceOutputs", "AmbienceSimulation", "AmbienceSystem"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
@@ -156,9 +179,8 @@ let package = Package(
         .testTarget(
             name: "AmbienceDaemonTests",
             dependencies: [
-                "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig", "AmbienceCore",
-                "AmbienceSystem",
-                "AmbienceOutputs", "AmbienceSensors", "TOML",
+                "AmbienceClient", "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig", "AmbienceCore",
+                "AmbienceSystem", "AmbienceOutputs", "AmbienceSensors", "TOML",
             ]),
         .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceConfig"]),
     ] + fuzzTargets

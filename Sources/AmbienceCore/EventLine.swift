@@ -77,3 +77,152 @@ public enum EventLine {
         return bytes.isEmpty
     }
 }
+
+// MARK: Reading lines back
+
+extension EventLine {
+    /// An event line read back: what `encode` wrote, for the pipe's readers (`watch`, the kiosk,
+    /// `serve`, `mqtt`). Keys a line leaves out (a daemon older than them) read as nil, as do
+    /// `null` values; only `event` is required.
+    public struct Decoded: Equatable, Sendable {
+        /// `plain` for a line that is a state word alone (read as a `change` to that state).
+        public var format: Format
+        /// The `event` key: one lowercase word. Readers pass on or skip events they do not know;
+        /// `kind` is nil for those.
+        public var event: String
+        public var state: AmbienceState?
+        public var previous: AmbienceState?
+        public var animated: Bool?
+        public var reason: Event.Reason?
+        public var lux: Double?
+        public var filtered: Double?
+        /// The `time` value as JSON text, as `encode` takes it: a quoted timestamp or a number.
+        public var time: String?
+        /// `override` and `override_remaining_s`; nil when the line has neither key.
+        public var override: Override?
+        public var fault: Bool?
+        /// The line without the white space around it: what a reader passes on as it came.
+        public var text: String
+
+        public var kind: Event.Kind? { Event.Kind(rawValue: event) }
+
+        public init(format: Format, event: String, text: String) {
+            self.format = format
+            self.event = event
+            self.text = text
+        }
+    }
+
+    public struct Override: Equatable, Sendable {
+        /// The state the override holds; nil when the light decides.
+        public var state: AmbienceState?
+        /// Seconds left when the line was written; nil when it holds until `auto`, or none holds.
+        public var remaining: Double?
+
+        public init(state: AmbienceState?, remaining: Double?) {
+            self.state = state
+            self.remaining = remaining
+        }
+    }
+
+    /// Why a line is not an event line.
+    public struct DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+        public var reason: String
+
+        public init(_ reason: String) { self.reason = reason }
+
+        public var description: String { reason }
+    }
+
+    /// The longest `event` word read: names are short, and a reader may pass them on as they are
+    /// (an SSE event name).
+    public static let maximumEventLength = 31
+
+    /// Reads one line (without its "\n", as `LineFramer` gives it) in either format.
+    public static func decode(_ line: some Collection<UInt8>) throws(DecodeError) -> Decoded {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        var bytes = Array(line)[...]
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        while let first = bytes.first, isSpace(first) { bytes.removeFirst() }
+        guard !bytes.isEmpty else { throw DecodeError("an empty line") }
+        // Event lines hold none: one would end an SSE or log line where a reader passes it on.
+        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            throw DecodeError("a control character in the line")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard bytes.first == UInt8(ascii: "{") else {
+            guard let state = AmbienceState(rawValue: text) else {
+                throw DecodeError("neither a JSON object nor a state word")
+            }
+            var decoded = Decoded(format: .plain, event: Event.Kind.change.rawValue, text: text)
+            decoded.state = state
+            return decoded
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes)
+        } catch {
+            throw DecodeError(error.description)
+        }
+        guard case .object = value else { throw DecodeError("not a JSON object") }
+        guard let event = value["event"] else { throw DecodeError("no \"event\" key") }
+        guard let name = event.stringValue, !name.isEmpty, name.utf8.count <= maximumEventLength,
+            name.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+        else {
+            throw DecodeError("\"event\" is not a lowercase word of at most \(maximumEventLength) letters")
+        }
+        var decoded = Decoded(format: .json, event: name, text: text)
+        decoded.state = try word("state", in: value, AmbienceState.init(rawValue:))
+        decoded.previous = try word("previous", in: value, AmbienceState.init(rawValue:))
+        decoded.reason = try word("reason", in: value, Event.Reason.init(rawValue:))
+        decoded.animated = try flag("animated", in: value)
+        decoded.lux = try number("lux", in: value)
+        decoded.filtered = try number("filtered", in: value)
+        switch value["time"] {
+        case nil, .null?: break
+        case .string?, .number?: decoded.time = value["time"]?.text
+        default: throw DecodeError("\"time\" is neither a string nor a number")
+        }
+        if value["override"] != nil || value["override_remaining_s"] != nil {
+            decoded.override = Override(
+                state: try word("override", in: value, AmbienceState.init(rawValue:)),
+                remaining: try number("override_remaining_s", in: value))
+        }
+        decoded.fault = try flag("fault", in: value)
+        return decoded
+    }
+
+    public static func decode(_ line: String) throws(DecodeError) -> Decoded {
+        try decode(line.utf8)
+    }
+
+    private static func word<Word>(
+        _ key: String, in object: JSONValue, _ make: (String) -> Word?
+    ) throws(DecodeError) -> Word? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?:
+            guard let word = make(text) else {
+                throw DecodeError("\"\(key)\": '\(text)' is not one of its words")
+            }
+            return word
+        default: throw DecodeError("\"\(key)\" is not a string")
+        }
+    }
+
+    private static func number(_ key: String, in object: JSONValue) throws(DecodeError) -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .number(let value)?: return value
+        default: throw DecodeError("\"\(key)\" is not a number")
+        }
+    }
+
+    private static func flag(_ key: String, in object: JSONValue) throws(DecodeError) -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw DecodeError("\"\(key)\" is not true or false")
+        }
+    }
+}

@@ -25,15 +25,12 @@ public enum Assembly {
         var built = DaemonParts()
         if wanted.contains(.sensor) {
             let settings = configuration.sensor
-            if settings.kind == .iio {
-                // As a wrong bus is, a device that is not there is reported at once.
-                do {
-                    _ = try IIOChannel.find(settings.device ?? "")
-                } catch {
-                    throw .unavailable("IIO light sensor: \(error)")
-                }
-                built.sensor = IIOLightSensor(device: settings.device ?? "", clock: clock)
-            } else {
+            let chip = settings.chip
+            switch chip.access {
+            case .kernel(let check, let make):
+                if let problem = check(settings.model.settings) { throw .unavailable(problem) }
+                built.sensor = make(settings.model.settings, clock)
+            case .i2c:
                 do {
                     built.sensor = sensor(settings, bus: try openBus(settings), clock: clock)
                 } catch {
@@ -61,21 +58,12 @@ public enum Assembly {
         }
     }
 
+    /// The configured chip's driver, made by its descriptor with its settings (a kernel chip's
+    /// does not use `bus`).
     public static func sensor(
         _ settings: DaemonConfiguration.SensorSettings, bus: any I2CBus, clock: any Clock
     ) -> any LightSensor {
-        switch settings.kind {
-        case .bh1750: BH1750(bus: bus, address: settings.address, settings: settings.bh1750, clock: clock)
-        case .tsl2561: TSL2561(bus: bus, address: settings.address, settings: settings.tsl2561, clock: clock)
-        // Automatic gain and integration, as Vishay's application note ranges it.
-        case .veml7700: VEML7700(bus: bus, address: settings.address, clock: clock)
-        // Automatic gain at 100 ms (the one integration that still reads daylight at 1x).
-        case .tsl2591: TSL2591(bus: bus, address: settings.address, clock: clock)
-        // Automatic full-scale: the chip ranges itself, so there is nothing to configure.
-        case .opt3001: OPT3001(bus: bus, address: settings.address, clock: clock)
-        // The kernel driver has the chip; `bus` is not used.
-        case .iio: IIOLightSensor(device: settings.device ?? "", clock: clock)
-        }
+        settings.chip.makeSensor(settings.model.settings, bus: bus, address: settings.address, clock: clock)
     }
 
     /// The pipes, the state file and the control pipe, as far as `wanted` names them.

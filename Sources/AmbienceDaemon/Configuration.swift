@@ -89,36 +89,10 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public static let bus = 1
     }
 
+    /// `[sensor]`: the chosen chip, where it is, and every chip's settings table. What each chip
+    /// is (addresses, table, driver) is its descriptor's, in `Chips.all`.
     public struct SensorSettings: Equatable, Sendable {
-        public enum Kind: String, CaseIterable, Sendable {
-            case bh1750, tsl2561, veml7700, tsl2591, opt3001
-            /// A light sensor a kernel driver has, read through IIO: no bus or address of its own.
-            case iio
-
-            /// Where the driver looks when the file gives no address. (`iio` has none; `simulate`
-            /// stands an emulated BH1750 in for the kernel's chip, there.)
-            public var defaultAddress: I2CAddress {
-                switch self {
-                case .bh1750, .iio: BH1750.defaultAddress
-                case .tsl2561: TSL2561.defaultAddress
-                case .veml7700: VEML7700.defaultAddress
-                case .tsl2591: TSL2591.defaultAddress
-                case .opt3001: OPT3001.defaultAddress
-                }
-            }
-
-            /// The addresses the chip can answer at, set by its ADDR pin.
-            public var addresses: [I2CAddress] {
-                switch self {
-                case .bh1750: BH1750.addresses
-                case .tsl2561: TSL2561.addresses
-                case .veml7700: VEML7700.addresses
-                case .tsl2591: TSL2591.addresses
-                case .opt3001: OPT3001.addresses
-                case .iio: []
-                }
-            }
-        }
+        public typealias Kind = SensorKind
 
         public var kind: Kind
         /// /dev/i2c-N, or the adapter with that name whatever its number.
@@ -126,25 +100,39 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public var address: I2CAddress
         /// Use the address even when a kernel driver has claimed it (I2C_SLAVE_FORCE).
         public var force: Bool
-        /// Used when the kind is `.bh1750`.
-        public var bh1750: BH1750.Settings
-        /// Used when the kind is `.tsl2561`.
-        public var tsl2561: TSL2561.Settings
-        /// The IIO device, for the kind `.iio`: its `name` ("bh1750") or its sysfs directory.
-        public var device: String?
+        /// Each chip's settings as the file gave them: the chosen kind's are used; the others'
+        /// are checked and written back by `ambience check` all the same.
+        public var chips: ChipSettingsSet
 
+        /// `settings`: any chips' settings (`BH1750.Settings`, `VEML7700.Settings`…); the others
+        /// are their defaults.
         public init(
             kind: Kind, bus: I2CBusSelector = .number(Defaults.bus), address: I2CAddress? = nil,
-            force: Bool = false, bh1750: BH1750.Settings = .automatic,
-            tsl2561: TSL2561.Settings = TSL2561.Settings(), device: String? = nil
+            force: Bool = false, settings: [any ChipSettings] = []
         ) {
-            self.device = device
             self.kind = kind
             self.bus = bus
-            self.address = address ?? kind.defaultAddress
+            self.address = address ?? Chips.descriptor(kind).defaultAddress
             self.force = force
-            self.bh1750 = bh1750
-            self.tsl2561 = tsl2561
+            chips = ChipSettingsSet(settings)
+        }
+
+        /// The chosen chip's descriptor.
+        public var chip: ChipDescriptor { Chips.descriptor(kind) }
+
+        /// The chosen chip with its settings.
+        public var model: SensorModel {
+            get { chips[kind] }
+            set {
+                kind = newValue.kind
+                chips[kind] = newValue
+            }
+        }
+
+        /// One chip's settings, whether or not it is the chosen one.
+        public subscript<Settings: ChipSettings>(settings: Settings.Type) -> Settings {
+            get { chips[settings] }
+            set { chips[settings] = newValue }
         }
     }
 

@@ -36,34 +36,24 @@ extension DaemonConfiguration {
         }
         lines.append("state_directory = \(string(stateDirectory))")
 
-        if sensor.kind == .iio {
+        let chip = sensor.chip
+        table(
+            "[sensor]",
+            [("kind", string(sensor.kind.rawValue))]
+                + (chip.usesBus
+                    ? [("bus", busText(sensor.bus)), ("address", sensor.address.description)] : [])
+                + chip.render(sensor.model.settings).sensorKeys.map { ($0.key, $0.value) }
+                + [("interval", Format.number(engine.sampleInterval))]
+                + (chip.usesBus ? [("force", String(sensor.force))] : []))
+        // Every chip's table, in the order of `Chips.all`: the others' are checked too, and kept.
+        for other in Chips.all where other.tableKeys != nil {
+            let rendering = other.render(sensor.chips[other.kind].settings)
             table(
-                "[sensor]",
-                [
-                    ("kind", string(sensor.kind.rawValue)), ("device", string(sensor.device ?? "")),
-                    ("interval", Format.number(engine.sampleInterval)),
-                ])
-        } else {
-            table(
-                "[sensor]",
-                [
-                    ("kind", string(sensor.kind.rawValue)), ("bus", busText(sensor.bus)),
-                    ("address", sensor.address.description),
-                    ("interval", Format.number(engine.sampleInterval)), ("force", String(sensor.force)),
-                ])
+                "[sensor.\(other.kind.rawValue)]"
+                    + (other.kind == sensor.kind ? "" : "   # not used with this sensor kind"),
+                rendering.table.map { ($0.key, $0.value) })
+            lines += rendering.comments
         }
-        let bh1750 = sensor.bh1750
-        table(
-            "[sensor.bh1750]" + (sensor.kind == .bh1750 ? "" : "   # not used with this sensor kind"),
-            [("mode", string(bh1750.mode.configurationText))]
-                + (bh1750.mode == .automatic ? [] : [("mtreg", String(bh1750.measurementTime))]))
-        if bh1750.mode == .automatic { lines.append("# mtreg: chosen by automatic ranging") }
-        table(
-            "[sensor.tsl2561]" + (sensor.kind == .tsl2561 ? "" : "   # not used with this sensor kind"),
-            [
-                ("gain", string(sensor.tsl2561.gain.configurationText)),
-                ("integration", Format.number(sensor.tsl2561.integrationTime.milliseconds)),
-            ])
 
         table("[filter]", [("tau", Format.number(engine.timeConstant))])
         func boundary(_ boundary: Boundary) -> String {

@@ -70,60 +70,55 @@ extension DaemonConfiguration {
         return settings
     }
 
+    /// `[sensor]`: the keys every chip shares here; each chip's descriptor reads its own (its
+    /// table, or its keys here), for every chip, so that every table in the file is checked.
     private static func decodeSensor(
         _ root: Section, decoder: inout ConfigurationDecoder
     ) -> (SensorSettings?, interval: Double?) {
         let section = decoder.section("sensor", of: root)
         decoder.allowOnly(
-            ["kind", "bus", "address", "interval", "force", "device", "bh1750", "tsl2561"], in: section)
+            ["kind", "bus", "address", "interval", "force"] + Chips.all.flatMap(\.sensorKeys)
+                + Chips.all.filter { $0.tableKeys != nil }.map(\.kind.rawValue), in: section)
         let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map(\.rawValue))
-        let kind: SensorSettings.Kind? = decoder.choice("kind", in: section, meaning: "a sensor kind")
-        if !section.layers.contains(where: { $0.table["kind"] != nil }) {
+        let kind = decoder.choice(
+            "kind", in: section, meaning: "a sensor kind", among: SensorSettings.Kind.allCases,
+            spelled: \.rawValue, parsing: SensorSettings.Kind.init(rawValue:))
+        if !decoder.isGiven("kind", in: section) {
             decoder.missing("kind", in: section, "required: the light sensor, \(kinds)")
         }
+        let chip = kind.map(Chips.descriptor)
         let bus = decodeBus(section, decoder: &decoder)
         let address = decoder.integer(
             "address", in: section, range: 0...0x7F, describe: ConfigurationFormat.hexadecimal,
             meaning: "a 7-bit I2C address"
         ).map { I2CAddress(rawValue: UInt8($0)) }
-        if let kind, kind != .iio, let address, !kind.addresses.contains(address) {
+        if let chip, chip.usesBus, let address, !chip.addressValues.contains(address) {
             decoder.adopt(
                 ConfigurationError(
                     key: section.key("address"),
                     message:
-                        "\(address) is not an address of the \(kind.rawValue), which answers at \(addressChoices(kind))"
+                        "\(address) is not an address of the \(chip.kind.rawValue), which answers at \(chip.addressChoices)"
                 ))
         }
         let interval = decoder.number("interval", in: section)
         let force = decoder.boolean("force", in: section) ?? false
-        let bh1750 = decodeBH1750(section, decoder: &decoder)
-        let tsl2561 = decodeTSL2561(section, decoder: &decoder)
+        let settings = Chips.all.map { $0.decode(sensor: section, chosen: kind, decoder: &decoder) }
 
-        let device = decoder.string("device", in: section)
-        if kind == .iio {
-            if device == nil {
-                decoder.missing(
-                    "device", in: section,
-                    "required with kind = \"iio\": the IIO device's name (\"bh1750\") or its directory")
-            }
+        if let chip, !chip.usesBus {
             for key in ["bus", "address", "force"] {
                 guard let (value, file) = decoder.value(key, in: section) else { continue }
                 decoder.fail(
                     section.key(key),
-                    "not used with kind = \"iio\": the kernel driver has the chip, and device names it",
+                    "not used with kind = \"\(chip.kind.rawValue)\": the kernel driver has the chip, and"
+                        + " \(chip.sensorKeys.joined(separator: ", ")) names it",
                     file: file, line: value.position.line)
             }
-        } else if let kind, let device {
-            decoder.fail(
-                section.key("device"), "only for kind = \"iio\", not \"\(kind.rawValue)\"", file: device.file,
-                line: device.line)
         }
 
         guard let kind else { return (nil, interval) }
-        let settings = SensorSettings(
-            kind: kind, bus: bus, address: address, force: force, bh1750: bh1750, tsl2561: tsl2561,
-            device: device?.value)
-        return (settings, interval)
+        return (
+            SensorSettings(kind: kind, bus: bus, address: address, force: force, settings: settings), interval
+        )
     }
 
     /// A bus number, or the name of its adapter (a USB adapter's number changes; its name does not).
@@ -143,61 +138,6 @@ extension DaemonConfiguration {
         return .number(
             decoder.integer("bus", in: section, range: 0...Int(Int32.max), meaning: "an I2C bus number")
                 ?? Defaults.bus)
-    }
-
-    /// Read by the driver's own types, whose refusals (MTreg with automatic ranging) are placed
-    /// back in the file.
-    private static func decodeBH1750(_ sensor: Section, decoder: inout ConfigurationDecoder)
-        -> BH1750.Settings
-    {
-        let section = decoder.section("bh1750", of: sensor)
-        decoder.allowOnly(["mode", "mtreg"], in: section)
-        let mode = decoder.choice(
-            "mode", in: section, meaning: "a BH1750 mode", among: BH1750.ModeSetting.configurationChoices,
-            spelled: \.configurationText, parsing: BH1750.ModeSetting.init(parsing:))
-        let modeGiven = section.layers.contains { $0.table["mode"] != nil }
-        let measurementTime = decoder.integer(
-            "mtreg", in: section, range: BH1750.measurementTimeRange, meaning: "a measurement time (MTreg)")
-        // A mode already refused would only make the MTreg look wrong as well.
-        guard mode != nil || !modeGiven else { return .automatic }
-        do {
-            return try BH1750.Settings(mode: mode ?? .automatic, measurementTime: measurementTime)
-        } catch {
-            decoder.adopt(ConfigurationError(key: section.key(error.key), message: error.message))
-            return .automatic
-        }
-    }
-
-    private static func decodeTSL2561(_ sensor: Section, decoder: inout ConfigurationDecoder)
-        -> TSL2561.Settings
-    {
-        let section = decoder.section("tsl2561", of: sensor)
-        decoder.allowOnly(["gain", "integration"], in: section)
-        var settings = TSL2561.Settings()
-        if let milliseconds = decoder.number("integration", in: section) {
-            // The driver takes 13 and 14 for 13.7 too; the file is written with the datasheet's values.
-            if let time = TSL2561.IntegrationTime(milliseconds: milliseconds),
-                time.milliseconds == milliseconds
-            {
-                settings.integrationTime = time
-            } else {
-                let choices = TSL2561.IntegrationTime.allCases.map {
-                    ConfigurationFormat.number($0.milliseconds)
-                }
-                decoder.adopt(
-                    ConfigurationError(
-                        key: section.key("integration"),
-                        message:
-                            "must be \(choices.dropLast().joined(separator: ", ")) or \(choices.last ?? "")"
-                            + " (milliseconds), not \(ConfigurationFormat.number(milliseconds))"))
-            }
-        }
-        settings.gain =
-            decoder.choice(
-                "gain", in: section, meaning: "a TSL2561 gain",
-                among: TSL2561.GainSetting.configurationChoices,
-                spelled: \.configurationText, parsing: TSL2561.GainSetting.init(parsing:)) ?? settings.gain
-        return settings
     }
 
     /// Validated by the engine's own types, whose refusals are placed back in the file.
@@ -355,20 +295,5 @@ extension DaemonConfiguration {
                     ConfigurationError(key: key, message: "\"\(entry.path)\" is already \(first.key)"))
             }
         }
-    }
-
-    private static func addressChoices(_ kind: SensorSettings.Kind) -> String {
-        let pins: [I2CAddress: String] =
-            switch kind {
-            case .bh1750: [0x23: "ADDR low", 0x5C: "ADDR high"]
-            case .tsl2561: [0x29: "ADDR to GND", 0x39: "ADDR floating", 0x49: "ADDR to VDD"]
-            case .veml7700: [0x10: "its only address"]
-            case .tsl2591: [0x29: "its only address"]
-            case .opt3001:
-                [0x44: "ADDR to GND", 0x45: "ADDR to VDD", 0x46: "ADDR to SDA", 0x47: "ADDR to SCL"]
-            case .iio: [:]
-            }
-        let choices = kind.addresses.map { "\($0) (\(pins[$0] ?? ""))" }
-        return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
     }
 }

@@ -18,21 +18,19 @@ public struct KioskStatus: Equatable, Sendable {
     /// Takes one event line (JSON; a `plain` pipe says too little); false when it is not one.
     /// `now` is the monotonic time it was read.
     public mutating func consume(_ line: String, now: Double) -> Bool {
-        guard let event = try? JSONValue.parse(line), let kind = event["event"]?.stringValue,
-            Event.Kind(rawValue: kind) != nil
-        else { return false }
-        if let word = event["state"]?.stringValue, let shown = AmbienceState(rawValue: word) {
-            state = shown
+        guard let event = try? EventLine.decode(line), event.format == .json, event.kind != nil else {
+            return false
         }
+        if let shown = event.state { state = shown }
         // `fault` lines carry no reading: the last one stays the best known.
-        if let value = event["lux"]?.numberValue { lux = value }
-        if let value = event["filtered"]?.numberValue { filtered = value }
+        if let value = event.lux { lux = value }
+        if let value = event.filtered { filtered = value }
         // Lines from a daemon older than these keys leave them as they were.
-        if let value = event["override"] {
-            override = value.stringValue.flatMap(AmbienceState.init(rawValue:))
-            overrideEnds = override == nil ? nil : event["override_remaining_s"]?.numberValue.map { now + $0 }
+        if let held = event.override {
+            override = held.state
+            overrideEnds = override == nil ? nil : held.remaining.map { now + $0 }
         }
-        if let value = event["fault"]?.boolValue { fault = value }
+        if let value = event.fault { fault = value }
         return true
     }
 

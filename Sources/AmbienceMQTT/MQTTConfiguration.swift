@@ -1,5 +1,5 @@
+import AmbienceClient
 import AmbienceConfig
-import AmbienceOutputs
 
 /// The `[mqtt]` table of the daemon's file, for `ambience mqtt`: the daemon only accepts the
 /// table; the bridge reads it here, with the same FILE:LINE: KEY errors as the rest of the file.
@@ -104,7 +104,7 @@ public struct MQTTConfiguration: Equatable, Sendable {
         discovery: Bool = true,
         discoveryPrefix: String = MQTTConfiguration.defaultDiscoveryPrefix, discoveryPerEntity: Bool = false,
         keepalive: Int = MQTTConfiguration.defaultKeepalive, pipe: String = MQTTConfiguration.defaultPipe,
-        controlPipe: String = ControlPipe.defaultPath
+        controlPipe: String = RuntimePaths.controlPipe
     ) {
         self.broker = broker
         self.username = username
@@ -149,7 +149,7 @@ public struct MQTTConfiguration: Equatable, Sendable {
     public static func decode(_ root: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
         -> MQTTConfiguration?
     {
-        let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath
+        let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? RuntimePaths.controlPipe
         let section = decoder.section("mqtt", of: root)
         guard !section.layers.isEmpty else {
             decoder.fail(

@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceCore
 import AmbienceSystem
 
@@ -9,7 +10,7 @@ import AmbienceSystem
 /// lines from `ambience override` or anyone allowed to write. Read without blocking on the
 /// daemon's tick; `descriptor` can also join the loop's poll(2) so an override acts at once.
 public final class ControlPipe {
-    public static let defaultPath = "/run/ambience/control"
+    public static let defaultPath = RuntimePaths.controlPipe
     /// Only the daemon's own user (and root) may override: readers of the theme may not.
     public static let defaultMode: mode_t = 0o600
     /// Longer lines are not commands; they are dropped rather than buffered without end.
@@ -17,7 +18,7 @@ public final class ControlPipe {
 
     public enum Input: Equatable, Sendable {
         case command(Engine.OverrideCommand)
-        /// `record`: write the record of the light to `recordPath`.
+        /// `record`: write the record of the light to `RuntimePaths.record(forControl:)`.
         case record
         /// A line that is not a command, with why, for the daemon to log. Nothing else changes.
         case rejected(line: String, reason: String)
@@ -121,18 +122,13 @@ public final class ControlPipe {
 }
 
 extension ControlPipe {
-    /// Where the daemon answers `record`: beside the control pipe, in the runtime directory.
-    public static func recordPath(forControl path: String) -> String {
-        Files.parent(of: path) + "/record.csv"
-    }
-
-    /// Answers `record`: writes the rows to `recordPath` under a temporary name, then renames it
+    /// Answers `record`: writes the rows to `RuntimePaths.record(forControl:)` under a temporary name, then renames it
     /// over, so `ambience record` never copies half a file. Readable by whoever may write the
     /// control pipe (its owner, and its group or others when they may write it), in its group.
     /// Streams through a small buffer: a full ring is about a megabyte of text, which the
     /// daemon never holds at once.
     public func writeRecord(_ record: LightRecord) throws(OutputError) {
-        let destination = Self.recordPath(forControl: path)
+        let destination = RuntimePaths.record(forControl: path)
         let temporary = Files.parent(of: path) + "/.record.csv.tmp"
         var fileMode: mode_t = 0o600
         if mode & 0o060 != 0 { fileMode |= 0o040 }
@@ -165,53 +161,5 @@ extension ControlPipe {
             throw Files.failure("replace", destination, error)
         }
         renamed = true
-    }
-
-    /// Why `send` could not hand a line to the daemon.
-    public enum SendError: Error, Equatable, Sendable, CustomStringConvertible {
-        /// The pipe is missing, or no one reads it.
-        case daemonNotRunning(path: String)
-        /// The daemon has not read what was sent before.
-        case daemonNotReading(path: String)
-        case failed(OutputError)
-
-        public var description: String {
-            switch self {
-            case .daemonNotRunning(let path):
-                "the daemon is not running (no one reads \(path))"
-            case .daemonNotReading(let path):
-                "the daemon is not reading \(path): is it stuck?"
-            case .failed(let error):
-                error.description
-            }
-        }
-    }
-
-    /// Writes one line to the control pipe, as `ambience override` does: never waits, and never
-    /// creates the pipe (only the daemon does).
-    public static func send(_ line: String, to path: String = ControlPipe.defaultPath) throws(SendError) {
-        let pipe: FileDescriptor
-        do {
-            pipe = try FileDescriptor.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW)
-        } catch {
-            // ENXIO: a named pipe without a reader. ENOENT: not even the pipe.
-            if error == .noSuchAddressOrDevice || error == .noSuchFileOrDirectory {
-                throw .daemonNotRunning(path: path)
-            }
-            throw .failed(Files.failure("open", path, error))
-        }
-        defer { pipe.close() }
-        let status = try? pipe.status()
-        guard let status, status.isFIFO else {
-            throw .failed(.notAFIFO(path: path, found: Files.kind(status?.mode ?? 0)))
-        }
-        let bytes = Array((line.hasSuffix("\n") ? line : line + "\n").utf8)
-        let result = bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try pipe.write(buffer) } }
-        switch result {
-        case .success(let count) where count == bytes.count: return
-        case .success, .failure(.wouldBlock): throw .daemonNotReading(path: path)
-        case .failure(.brokenPipe): throw .daemonNotRunning(path: path)
-        case .failure(let error): throw .failed(Files.failure("write to", path, error))
-        }
     }
 }

@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceCore
 import AmbienceSystem
 
@@ -26,22 +27,9 @@ enum Files {
         }
     }
 
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func parent(of path: String) -> String { RuntimePaths.parent(of: path) }
 
-    static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFREG: "a regular file"
-        case S_IFLNK: "a symbolic link"
-        case S_IFDIR: "a directory"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        default: "not a named pipe"
-        }
-    }
+    static func kind(_ mode: mode_t) -> String { FileKind.name(of: mode) }
 
     /// The id of the group named `name` (or given as a number).
     static func groupID(_ name: String) throws(OutputError) -> gid_t {

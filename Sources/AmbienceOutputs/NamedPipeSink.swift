@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceCore
 import AmbienceSystem
 
@@ -17,7 +18,7 @@ import AmbienceSystem
 /// closed, which discards whatever it left unread: the next reader starts clean.
 public final class NamedPipeSink: Sink {
     public struct Configuration: Sendable {
-        public static let defaultPath = "/run/ambience/state"
+        public static let defaultPath = RuntimePaths.statePipe
         /// The daemon's user writes; its group (the kiosk's readers) reads.
         public static let defaultMode: mode_t = 0o660
 

@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceCore
 import AmbienceSystem
 
@@ -8,7 +9,7 @@ import AmbienceSystem
 /// The state file (docs/guarantees.md §5.4): the latest event line, replaced atomically, so
 /// `ambience status` and anyone else reading it sees a whole line, old or new, never a part.
 public final class StateFileSink: Sink {
-    public static let defaultPath = "/run/ambience/state.json"
+    public static let defaultPath = RuntimePaths.stateFile
 
     public let path: String
     private let mode: mode_t

@@ -15,8 +15,10 @@ public enum EventStreamFormat {
     public static let keepAlive = Array(": keep-alive\n\n".utf8)
 }
 
-/// The daemon's event lines as `serve` passes them on: whole lines out of the pipe's reads,
-/// each an event for the streams, and the latest state for `/state` and for new streams.
+/// The daemon's event lines as `serve` passes them on: whole lines out of the pipe's reads
+/// (`LineFramer`), each read as an event line (`EventLine.decode`) and passed on as it came, an
+/// event for the streams, and the latest state for `/state` and for new streams. Events this
+/// version does not know are passed on too, under their own name.
 public struct EventFeed: Sendable {
     public struct Message: Equatable, Sendable {
         public var name: String
@@ -31,59 +33,35 @@ public struct EventFeed: Sendable {
     /// The newest `change` or `current` line, with its event renamed `current`: what a new
     /// client is told first. Nil before the first one; kept while the daemon is away.
     public private(set) var latest: String?
-    private var partial: [UInt8] = []
-
-    /// Longer lines are not event lines (those stay far below PIPE_BUF); skipped whole.
-    public static let lineLimit = 4096
-    private var skipping = false
+    private var framer = LineFramer()
 
     public init() {}
 
     /// The events among the whole lines of one read.
     public mutating func consume(_ bytes: some Sequence<UInt8>) -> [Message] {
-        var messages: [Message] = []
-        for byte in bytes {
-            guard byte == UInt8(ascii: "\n") else {
-                if partial.count < Self.lineLimit {
-                    partial.append(byte)
-                } else {
-                    skipping = true
-                }
-                continue
-            }
-            if !skipping, let message = accept(partial) { messages.append(message) }
-            partial.removeAll(keepingCapacity: true)
-            skipping = false
-        }
-        return messages
+        framer.push(bytes).compactMap { accept($0) }
     }
 
     /// The writer went away: a partial line will never be finished.
     public mutating func disconnected() {
-        partial.removeAll()
-        skipping = false
+        framer.close()
     }
 
+    /// Over-long lines skipped since the last call (see `LineFramer`), for the log.
+    public mutating func takeSkipped() -> Int { framer.takeSkipped() }
+
     private mutating func accept(_ bytes: [UInt8]) -> Message? {
-        // Both would end the SSE line early; event lines never hold either.
-        guard !bytes.contains(UInt8(ascii: "\r")), !bytes.contains(0) else { return nil }
-        var line = String(decoding: bytes, as: UTF8.self)
-        while line.hasSuffix(" ") || line.hasSuffix("\t") { line.removeLast() }
-        guard !line.isEmpty else { return nil }
-        if let state = AmbienceState(rawValue: line) {
-            // format = "plain": the state word alone.
-            let json = #"{"event":"change","state":"\#(state.rawValue)"}"#
-            latest = Self.asCurrent(json)
-            return Message(name: "change", data: json)
+        // The decoder refuses CR, LF and every other control character: none ends the SSE line early.
+        guard let event = try? EventLine.decode(bytes) else { return nil }
+        let data: String
+        switch event.format {
+        case .plain:
+            data = #"{"event":"change","state":"\#(event.state?.rawValue ?? "")"}"#
+        case .json:
+            data = event.text
         }
-        let prefix = #"{"event":""#
-        guard line.hasPrefix(prefix), line.hasSuffix("}") else { return nil }
-        let name = line.dropFirst(prefix.count).prefix { $0 != "\"" }
-        guard !name.isEmpty, name.count < 32, name.allSatisfy({ $0 >= "a" && $0 <= "z" }),
-            line.dropFirst(prefix.count + name.count).hasPrefix("\"")
-        else { return nil }
-        if name == "change" || name == "current" { latest = Self.asCurrent(line) }
-        return Message(name: String(name), data: line)
+        if event.kind == .change || event.kind == .current { latest = Self.asCurrent(data) }
+        return Message(name: event.event, data: data)
     }
 
     private static func asCurrent(_ line: String) -> String {

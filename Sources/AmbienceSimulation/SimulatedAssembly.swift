@@ -17,17 +17,15 @@ extension Assembly {
         var built = DaemonParts()
         if wanted.contains(.sensor) {
             var settings = configuration.sensor
-            // The kernel's driver cannot run on the mock bus: an emulated BH1750 stands in.
-            if settings.kind == .iio { settings.kind = .bh1750 }
-            switch settings.kind {
-            case .bh1750, .iio: bus.attach(BH1750Emulator(light: light), at: settings.address)
-            case .tsl2561:
-                bus.attach(
-                    TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light), at: settings.address)
-            case .veml7700: bus.attach(VEML7700Emulator(light: light), at: settings.address)
-            case .tsl2591: bus.attach(TSL2591Emulator(light: light), at: settings.address)
-            case .opt3001: bus.attach(OPT3001Emulator(light: light), at: settings.address)
+            // A chip no bus reaches (the kernel's) cannot run on the mock bus: a stand-in does.
+            if !settings.chip.usesBus {
+                settings.kind = ChipEmulators.standIn
+                settings.address = settings.chip.defaultAddress
             }
+            guard let emulator = ChipEmulators.emulator(settings.kind) else {
+                throw .unavailable("no emulator for the \(settings.kind) in ChipEmulators.all")
+            }
+            bus.attach(emulator.make(light), at: settings.address)
             built.sensor = SimulatedWorldSensor(
                 chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
         }

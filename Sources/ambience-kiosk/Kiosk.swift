@@ -1,6 +1,6 @@
+import AmbienceClient
 import AmbienceCore
 import AmbienceKiosk
-import AmbienceOutputs
 import AmbienceSystem
 
 #if canImport(Glibc)
@@ -200,7 +200,12 @@ final class Kiosk {
             case .opened:
                 lastPipeFailure = nil
             case .data(let bytes):
-                guard let update = states.consume(bytes) else { continue }
+                let update = states.consume(bytes)
+                let skipped = states.takeSkipped()
+                if skipped > 0 {
+                    log(.warning, "\(settings.pipe): " + LineFramer.skippedMessage(skipped))
+                }
+                guard let update else { continue }
                 let appearance = settings.appearance(for: update.state)
                 self.appearance = appearance
                 log(.info, update.state.rawValue)

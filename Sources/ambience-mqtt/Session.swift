@@ -1,6 +1,7 @@
+import AmbienceClient
 import AmbienceCommandLine
+import AmbienceCore
 import AmbienceMQTT
-import AmbienceOutputs
 import AmbienceSystem
 import CMosquitto
 
@@ -35,7 +36,7 @@ final class Session {
     private var trouble: FaultReport
     /// libmosquitto's own explanation of the latest failure (a TLS verification error, say).
     private var libraryError: String?
-    private var partialLine: [UInt8] = []
+    private var lines = LineFramer()
     private var random = SystemRandomNumberGenerator()
 
     init(configuration: MQTTConfiguration, deviceID: String, password: String?, logger: Logger) {
@@ -289,7 +290,7 @@ final class Session {
                 }
             case .control(let line):
                 do {
-                    try ControlPipe.send(line, to: configuration.controlPipe)
+                    try DaemonControl.send(line, to: configuration.controlPipe)
                 } catch {
                     logger.log(.warning, "'\(line)' not delivered: \(error)")
                 }
@@ -323,17 +324,16 @@ final class Session {
                 )
             case .closed:
                 bridge.daemonLeft()
-                partialLine.removeAll()
+                lines.close()
             case .opened:
-                partialLine.removeAll()
+                lines.close()
             case .data(let bytes):
-                for byte in bytes {
-                    guard byte == UInt8(ascii: "\n") else {
-                        if partialLine.count < 4096 { partialLine.append(byte) }
-                        continue
-                    }
-                    perform(bridge.eventLine(String(decoding: partialLine, as: UTF8.self), now: clock.now))
-                    partialLine.removeAll(keepingCapacity: true)
+                for line in lines.push(bytes) {
+                    perform(bridge.eventLine(String(decoding: line, as: UTF8.self), now: clock.now))
+                }
+                let skipped = lines.takeSkipped()
+                if skipped > 0 {
+                    logger.log(.warning, "\(configuration.pipe): " + LineFramer.skippedMessage(skipped))
                 }
             }
         }

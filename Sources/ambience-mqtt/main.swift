@@ -1,7 +1,6 @@
 import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceMQTT
-import AmbienceOutputs
 import AmbienceSystem
 
 #if canImport(Glibc)

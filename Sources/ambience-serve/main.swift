@@ -1,6 +1,7 @@
+import AmbienceClient
 import AmbienceCommandLine
 import AmbienceConfig
-import AmbienceOutputs
+import AmbienceCore
 import AmbienceServe
 import AmbienceSystem
 
@@ -115,6 +116,12 @@ func serve(_ configuration: ServeConfiguration) throws -> ExitCode {
             case .data(let bytes):
                 for message in server.feed.consume(bytes) {
                     server.broadcast(EventStreamFormat.event(message.name, data: message.data))
+                }
+                let skipped = server.feed.takeSkipped()
+                if skipped > 0 {
+                    Logger.standard.log(
+                        .warning,
+                        "ambience serve: \(configuration.pipe): " + LineFramer.skippedMessage(skipped))
                 }
             case .closed:
                 server.feed.disconnected()

@@ -1,6 +1,6 @@
+import AmbienceClient
 import AmbienceCommandLine
 import AmbienceCore
-import AmbienceOutputs
 
 let overrideCommand = Command(
     name: "override",
@@ -9,7 +9,7 @@ let overrideCommand = Command(
         ambience override invert|regular|contrast [for DURATION] [--control PATH]
         ambience override auto [--control PATH]
 
-          Tells the running daemon through its control pipe (default \(ControlPipe.defaultPath)).
+          Tells the running daemon through its control pipe (default \(RuntimePaths.controlPipe)).
           DURATION is seconds or numbers with units: 90, 45s, 10m, 2h, 1h30m, 1d, at most a year
           (365d). The daemon persists the override across restarts until 'auto' or its end.
           Exit 0 when the daemon has the line; 1 when it is not running; 2 on bad usage.
@@ -17,7 +17,7 @@ let overrideCommand = Command(
     run: runOverride)
 
 private func runOverride(_ arguments: inout Arguments) throws -> ExitCode {
-    let path = try arguments.option("--control") ?? ControlPipe.defaultPath
+    let path = try arguments.option("--control") ?? RuntimePaths.controlPipe
     var words: [String] = []
     while let word = arguments.positional() { words.append(word) }
     try arguments.finish()
@@ -29,7 +29,7 @@ private func runOverride(_ arguments: inout Arguments) throws -> ExitCode {
         throw UsageError(error.message)
     }
     do {
-        try ControlPipe.send(line, to: path)
+        try DaemonControl.send(line, to: path)
     } catch {
         throw CommandFailure(message: error.description, exitCode: .failure)
     }

@@ -9,15 +9,22 @@ let probeCommand = Command(
     usage: """
         ambience probe [--bus N|NAME]
 
-          Looks at the sensors' addresses (BH1750: 0x23, 0x5C; TSL2561: 0x29, 0x39, 0x49;
-          VEML7700: 0x10; TSL2591: 0x29; OPT3001: 0x44-0x47) on bus N, on the adapter named NAME
+          Looks at the sensors' addresses (below) on bus N, on the adapter named NAME
           (as /sys/class/i2c-dev/*/name has it; shell patterns allowed), or on every /dev/i2c-*
           bus, identifies what answers (by ID registers, the BH1750 by behaviour) and shows a
           first reading. Problems met on the way (no bus, no permission, an address claimed by a
           kernel driver) are explained.
           Exit 0 when a sensor was found, 1 when none.
+
+          Addresses looked at:
+        \(chipAddresses)
         """,
     run: runProbe)
+
+/// "    BH1750: 0x23 (ADDR low), 0x5C (ADDR high)", a line per chip, from its descriptor.
+private let chipAddresses = Chips.all.filter(\.usesBus).map { chip in
+    "    \(chip.name): " + chip.addresses.map { "\($0.address) (\($0.pins))" }.joined(separator: ", ")
+}.joined(separator: "\n")
 
 private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
     let requestedBus = try arguments.option("--bus").map { text throws(UsageError) -> I2CBusSelector in

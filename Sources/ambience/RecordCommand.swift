@@ -1,6 +1,6 @@
+import AmbienceClient
 import AmbienceCommandLine
 import AmbienceCore
-import AmbienceOutputs
 import AmbienceSystem
 
 #if canImport(Glibc)
@@ -13,7 +13,7 @@ let recordCommand = Command(
     usage: """
         ambience record --out FILE|- [--control PATH] [--timeout S]
 
-          Asks the running daemon through its control pipe (default \(ControlPipe.defaultPath))
+          Asks the running daemon through its control pipe (default \(RuntimePaths.controlPipe))
           for its record of the light: its last 18,000 samples (30 minutes at 10 Hz), one row each,
           with the columns \(LightRecord.header).
           The daemon writes it beside the control pipe (record.csv); this copies it to FILE, or to
@@ -24,7 +24,7 @@ let recordCommand = Command(
     run: runRecord)
 
 private func runRecord(_ arguments: inout Arguments) throws -> ExitCode {
-    let control = try arguments.option("--control") ?? ControlPipe.defaultPath
+    let control = try arguments.option("--control") ?? RuntimePaths.controlPipe
     let timeout = try arguments.number("--timeout") ?? 10
     guard let out = try arguments.option("--out") else {
         throw UsageError("give --out FILE, or --out - for standard output")
@@ -32,11 +32,11 @@ private func runRecord(_ arguments: inout Arguments) throws -> ExitCode {
     try arguments.finish()
     guard timeout > 0 else { throw UsageError("--timeout must be a positive number of seconds") }
 
-    let answer = ControlPipe.recordPath(forControl: control)
+    let answer = RuntimePaths.record(forControl: control)
     // The daemon renames a new file into place: a new inode tells its answer from an old one.
     let before = try? FileSystem.status(of: answer)
     do {
-        try ControlPipe.send(ControlLine.recordRequest, to: control)
+        try DaemonControl.send(ControlLine.recordRequest, to: control)
     } catch {
         throw CommandFailure(message: error.description, exitCode: .failure)
     }

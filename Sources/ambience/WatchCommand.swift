@@ -1,6 +1,6 @@
+import AmbienceClient
 import AmbienceCommandLine
 import AmbienceCore
-import AmbienceOutputs
 import AmbienceSystem
 
 let watchCommand = Command(
@@ -21,7 +21,7 @@ let watchCommand = Command(
     run: runWatch)
 
 private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
-    let path = try arguments.option("--pipe") ?? NamedPipeSink.Configuration.defaultPath
+    let path = try arguments.option("--pipe") ?? RuntimePaths.statePipe
     let command = try arguments.option("--exec")
     try arguments.finish()
 
@@ -41,7 +41,13 @@ private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
         case .data(let bytes):
             // A read takes everything that piled up while a command ran, so this acts on
             // the newest state only.
-            guard let update = follower.consume(bytes) else { continue }
+            let update = follower.consume(bytes)
+            let skipped = follower.takeSkipped()
+            if skipped > 0 {
+                Logger.standard.log(
+                    .warning, "ambience watch: \(path): " + LineFramer.skippedMessage(skipped))
+            }
+            guard let update else { continue }
             if let command {
                 run(command, for: update)
             } else {

@@ -15,8 +15,10 @@ import Testing
         #expect(configuration.sensor.bus == 1)
         #expect(configuration.sensor.address == 0x23)
         #expect(configuration.sensor.force == false)
-        #expect(configuration.sensor.bh1750 == BH1750.Settings.automatic)
-        #expect(configuration.sensor.tsl2561 == TSL2561.Settings(gain: .automatic, integrationTime: .ms402))
+        #expect(configuration.sensor[BH1750.Settings.self] == BH1750.Settings.automatic)
+        #expect(
+            configuration.sensor[TSL2561.Settings.self]
+                == TSL2561.Settings(gain: .automatic, integrationTime: .ms402))
         #expect(configuration.engine == EngineConfiguration.indoorKiosk)
         #expect(configuration.sampleInterval == 0.1)
         #expect(configuration.gpio == nil)
@@ -91,8 +93,11 @@ import Testing
         #expect(configuration.stateDirectory == "/tmp/a/lib")
         let sensor = configuration.sensor
         #expect(sensor.kind == .tsl2561 && sensor.bus == 3 && sensor.address == 0x49 && sensor.force)
-        #expect(sensor.tsl2561 == TSL2561.Settings(gain: .fixed(.x16), integrationTime: .ms13point7))
-        #expect(try sensor.bh1750 == BH1750.Settings(mode: .fixed(.high2), measurementTime: 254))
+        #expect(
+            sensor[TSL2561.Settings.self]
+                == TSL2561.Settings(gain: .fixed(.x16), integrationTime: .ms13point7))
+        #expect(
+            try sensor[BH1750.Settings.self] == BH1750.Settings(mode: .fixed(.high2), measurementTime: 254))
         let engine = configuration.engine
         #expect(engine.sampleInterval == 0.25)
         #expect(engine.timeConstant == 3.5)
@@ -114,7 +119,7 @@ import Testing
     ])
     func integrationTimes(milliseconds: Double, expected: TSL2561.IntegrationTime) throws {
         let text = "[sensor]\nkind = 'tsl2561'\n[sensor.tsl2561]\nintegration = \(milliseconds)"
-        #expect(try Fixture.load(text).sensor.tsl2561.integrationTime == expected)
+        #expect(try Fixture.load(text).sensor[TSL2561.Settings.self].integrationTime == expected)
     }
 
     @Test func theDriversSettingsAreReadInTheFilesSpelling() throws {
@@ -122,20 +127,26 @@ import Testing
             #expect(BH1750.ModeSetting(parsing: mode.configurationText) == mode)
             let mtreg = mode == .automatic ? "" : "\nmtreg = 100"
             let text = Fixture.minimal("[sensor.bh1750]\nmode = '\(mode.configurationText)'\(mtreg)")
-            #expect(try Fixture.load(text).sensor.bh1750.mode == mode)
+            #expect(try Fixture.load(text).sensor[BH1750.Settings.self].mode == mode)
         }
         for gain in TSL2561.GainSetting.configurationChoices {
             #expect(TSL2561.GainSetting(parsing: gain.configurationText) == gain)
             let text = Fixture.minimal("[sensor.tsl2561]\ngain = '\(gain.configurationText)'")
-            #expect(try Fixture.load(text).sensor.tsl2561.gain == gain)
+            #expect(try Fixture.load(text).sensor[TSL2561.Settings.self].gain == gain)
         }
     }
 
     @Test func theAddressesAreTheDrivers() {
         typealias Kind = DaemonConfiguration.SensorSettings.Kind
-        #expect(Kind.bh1750.addresses == BH1750.addresses && Kind.tsl2561.addresses == TSL2561.addresses)
-        #expect(Kind.allCases.allSatisfy { $0 == .iio || $0.addresses.contains($0.defaultAddress) })
-        #expect(Kind.iio.addresses.isEmpty)
+        func chip(_ kind: Kind) -> ChipDescriptor { Chips.descriptor(kind) }
+        #expect(
+            chip(.bh1750).addressValues == BH1750.addresses
+                && chip(.tsl2561).addressValues == TSL2561.addresses)
+        #expect(
+            Kind.allCases.allSatisfy {
+                $0 == .iio || chip($0).addressValues.contains(chip($0).defaultAddress)
+            })
+        #expect(chip(.iio).addressValues.isEmpty)
     }
 
     @Test func eachPathIsASinkWithThePipesSettings() throws {

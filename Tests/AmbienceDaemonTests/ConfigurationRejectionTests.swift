@@ -1,5 +1,6 @@
 import AmbienceConfig
 import AmbienceDaemon
+import AmbienceSensors
 import Testing
 
 /// Every refusal names the file, the line and the key, exactly as `ambience check` prints it.
@@ -24,7 +25,7 @@ import Testing
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",
             "3: sensor.adress: unknown key; sensor takes kind, bus,"
-                + " address, interval, force, device, bh1750, tsl2561"
+                + " address, interval, force, device, bh1750, tsl2561, veml7700, tsl2591, opt3001"
         ),
         (
             "[sensor.bh1750]\ngain = '1x'",
@@ -405,7 +406,9 @@ import Testing
 
     @Test func aKernelSensorIsNamedAndReadsBack() throws {
         let configuration = try Fixture.load("[sensor]\nkind = 'iio'\ndevice = 'bh1750'\n")
-        #expect(configuration.sensor.kind == .iio && configuration.sensor.device == "bh1750")
+        #expect(
+            configuration.sensor.kind == .iio
+                && configuration.sensor[IIOLightSensor.Settings.self].device == "bh1750")
         #expect(configuration.tomlText.contains("[sensor]\nkind = \"iio\"\ndevice = \"bh1750\"\ninterval = "))
         #expect(!configuration.tomlText.contains("address ="))
         #expect(try Fixture.load(configuration.tomlText) == configuration)

@@ -36,8 +36,13 @@ import Testing
         var configuration = DaemonConfiguration(
             sensor: .init(
                 kind: .tsl2561, bus: 7, address: 0x29, force: true,
-                bh1750: try .init(mode: .fixed(.low), measurementTime: 31),
-                tsl2561: .init(gain: .fixed(.x1), integrationTime: .ms13point7)),
+                settings: [
+                    try BH1750.Settings(mode: .fixed(.low), measurementTime: 31),
+                    TSL2561.Settings(gain: .fixed(.x1), integrationTime: .ms13point7),
+                    VEML7700.Settings(gain: .quarter, integrationTime: .ms25),
+                    TSL2591.Settings(gain: .fixed(.maximum), integrationTime: .ms600),
+                    OPT3001.Settings(range: .fixed(OPT3001.FullScale(number: 11)!), conversionTime: .ms100),
+                ]),
             engine: try EngineConfiguration(
                 thresholds: Thresholds(
                     invertRegular: Boundary(fall: 0.5, rise: 12.25),
@@ -98,6 +103,18 @@ import Testing
                 [sensor.tsl2561]   # not used with this sensor kind
                 gain = "auto"
                 integration = 402
+
+                [sensor.veml7700]   # not used with this sensor kind
+                gain = "auto"
+                # integration: chosen by automatic ranging
+
+                [sensor.tsl2591]   # not used with this sensor kind
+                gain = "auto"
+                integration = 100
+
+                [sensor.opt3001]   # not used with this sensor kind
+                range = "auto"
+                integration = 800
 
                 [filter]
                 tau = 2

@@ -69,7 +69,7 @@ final class RealPartsRig {
         -> DaemonConfiguration
     {
         DaemonConfiguration(
-            sensor: .init(kind: .bh1750, bh1750: try! .init(mode: .fixed(.high))),
+            sensor: .init(kind: .bh1750, settings: [try! BH1750.Settings(mode: .fixed(.high))]),
             engine: daemonConfiguration().engine,
             gpio: GPIOIndicator.Configuration(chip: "gpiochip0", lines: lines),
             pipes: .init(paths: [directory.path + "/state"], mode: pipeMode),
@@ -132,7 +132,7 @@ final class RealPartsRig {
     @Test func aNewSensorSettingRebuildsTheSensorAloneNeverTheLines() throws {
         let rig = RealPartsRig()
         var next = rig.configuration()
-        next.sensor.bh1750 = try .init(mode: .fixed(.high2))
+        next.sensor[BH1750.Settings.self] = try .init(mode: .fixed(.high2))
         var linesAtReload = -1
         let daemon = rig.daemon(
             script: [(5, .signal(SIGHUP)), (10, .signal(SIGTERM))],

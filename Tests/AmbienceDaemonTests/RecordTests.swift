@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
@@ -135,7 +136,7 @@ struct DaemonRecordTests {
             },
             reload: brokenReload("no reload"))
         try daemon.run(until: 6)
-        let path = ControlPipe.recordPath(forControl: configuration.controlPipe)
+        let path = RuntimePaths.record(forControl: configuration.controlPipe)
         #expect(path == directory + "/record.csv")
         let status = try FileSystem.status(of: path)
         #expect(status.mode & 0o777 == 0o600)
@@ -236,7 +237,7 @@ final class ControlScript: LoopWaiting {
         if !sent, deadline >= time {
             clock.sleep(until: time)
             sent = true
-            try? ControlPipe.send(line, to: path)
+            try? DaemonControl.send(line, to: path)
             if let first = descriptors.first { return .readable(first) }
         }
         clock.sleep(until: deadline)

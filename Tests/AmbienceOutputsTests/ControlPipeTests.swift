@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceCore
 import AmbienceSystem
 import Testing
@@ -81,21 +82,21 @@ import Testing
     @Test func sendReachesARunningDaemon() throws {
         let path = directory.file("control")
         let control = try ControlPipe(path: path, log: log.log)
-        try ControlPipe.send("override contrast for 1h", to: path)
+        try DaemonControl.send("override contrast for 1h", to: path)
         #expect(control.read() == [.command(.hold(.contrast, duration: 3600))])
     }
 
     @Test func sendSaysWhenTheDaemonIsNotRunning() throws {
         let path = directory.file("control")
-        #expect(throws: ControlPipe.SendError.daemonNotRunning(path: path)) {
-            try ControlPipe.send("override auto", to: path)
+        #expect(throws: DaemonControl.SendError.daemonNotRunning(path: path)) {
+            try DaemonControl.send("override auto", to: path)
         }
         var control: ControlPipe? = try ControlPipe(path: path, log: log.log)
         control?.close()
         control = nil
         // The pipe is there, but no one reads it.
-        #expect(throws: ControlPipe.SendError.daemonNotRunning(path: path)) {
-            try ControlPipe.send("override auto", to: path)
+        #expect(throws: DaemonControl.SendError.daemonNotRunning(path: path)) {
+            try DaemonControl.send("override auto", to: path)
         }
     }
 
@@ -106,8 +107,8 @@ import Testing
         #expect(throws: OutputError.notAFIFO(path: path, found: "a regular file")) {
             try ControlPipe(path: path, log: log.log)
         }
-        #expect(throws: ControlPipe.SendError.failed(.notAFIFO(path: path, found: "a regular file"))) {
-            try ControlPipe.send("override auto", to: path)
+        #expect(throws: DaemonControl.SendError.notAFIFO(path: path, found: "a regular file")) {
+            try DaemonControl.send("override auto", to: path)
         }
     }
 }

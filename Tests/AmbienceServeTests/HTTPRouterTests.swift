@@ -227,15 +227,6 @@ import Testing
         #expect(feed.consume(Array("\"state\":\"invert\"}\n".utf8)) == [])
     }
 
-    @Test func overlongLinesAreSkippedWhole() {
-        var feed = EventFeed()
-        let long =
-            "{\"event\":\"change\",\"state\":\"invert\",\"x\":\"" + String(repeating: "x", count: 5000)
-            + "\"}\n"
-        #expect(feed.consume(Array(long.utf8)) == [])
-        #expect(feed.consume(Array("{\"event\":\"change\",\"state\":\"invert\"}\n".utf8)).count == 1)
-    }
-
     @Test func framing() {
         #expect(EventStreamFormat.event("change", data: "{}") == Array("event: change\ndata: {}\n\n".utf8))
         #expect(EventStreamFormat.retry(milliseconds: 500) == Array("retry: 500\n\n".utf8))

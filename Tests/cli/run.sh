@@ -263,6 +263,16 @@ fatal_messages_of_every_program_go_out_at_err() {
 
 # Each program decodes its own table; check runs them all over the one file, [mqtt] included
 # (and only when it is there: a kiosk without a broker is no fault).
+check_checks_every_chip_table() {
+    printf '[sensor]\nkind = "veml7700"\n[sensor.veml7700]\ngain = "1x"\nintegration = 300\n[sensor.opt3001]\nrange = 12\n[sensor.tsl2591]\nmode = 1\n' >"$WORK/chips.toml"
+    expect_exit 78 "$BIN" check --config "$WORK/chips.toml"
+    grep -q "chips.toml:5: sensor.veml7700.integration: must be 25, 50, 100, 200, 400 or 800 (milliseconds), not 300" "$WORK/err"
+    grep -q "chips.toml:7: sensor.opt3001.range: must be a full-scale range number from 0 to 11, not 12" "$WORK/err"
+    grep -q "chips.toml:9: sensor.tsl2591.mode: unknown key; sensor.tsl2591 takes gain, integration" "$WORK/err"
+    printf '[sensor]\nkind = "tsl2591"\n[sensor.tsl2591]\ngain = "428x"\nintegration = 200\n' >"$WORK/tsl2591.toml"
+    "$BIN" check --config "$WORK/tsl2591.toml" | grep -q 'gain = "428x"'
+}
+
 check_checks_every_program_table() {
     local table
     for table in "[kiosk]\nrestart_delay = 'soon'" "[serve]\nlisten = '10.0.0.1:80'" "[mqtt]\nbroker = 'http://x'"; do
@@ -336,9 +346,9 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     simulation_drives_the_pipe_and_the_state_file override_and_status_talk_to_the_running_daemon \
     override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
-    check_names_file_line_and_key check_checks_every_program_table fatal_messages_of_every_program_go_out_at_err \
-    shipped_configuration_and_boards_are_valid help_agrees_with_the_man_pages_and_the_readme \
-    every_program_refuses_the_same_way \
+    check_names_file_line_and_key check_checks_every_chip_table check_checks_every_program_table \
+    fatal_messages_of_every_program_go_out_at_err shipped_configuration_and_boards_are_valid \
+    help_agrees_with_the_man_pages_and_the_readme every_program_refuses_the_same_way \
     watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
     simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do
     check "$test" "$test"

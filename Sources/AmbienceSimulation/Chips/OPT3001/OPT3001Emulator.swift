@@ -150,3 +150,8 @@ public final class OPT3001Emulator: I2CDeviceEmulator {
 private func hexWord(_ value: UInt16) -> String {
     hex(UInt8(value >> 8)) + hex(UInt8(value & 0xFF))
 }
+
+extension OPT3001Emulator {
+    /// `simulate`'s OPT3001, in `ChipEmulators.all`.
+    public static let emulator = ChipEmulator(.opt3001) { light in OPT3001Emulator(light: light) }
+}

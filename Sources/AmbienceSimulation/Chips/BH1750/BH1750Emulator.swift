@@ -127,3 +127,8 @@ public final class BH1750Emulator: I2CDeviceEmulator {
         return measurement.isLowResolution ? floored & ~0x3 : floored
     }
 }
+
+extension BH1750Emulator {
+    /// `simulate`'s BH1750, in `ChipEmulators.all`.
+    public static let emulator = ChipEmulator(.bh1750) { light in BH1750Emulator(light: light) }
+}

@@ -153,3 +153,8 @@ public final class VEML7700Emulator: I2CDeviceEmulator {
         range(configuration)?.integrationTime.seconds
     }
 }
+
+extension VEML7700Emulator {
+    /// `simulate`'s VEML7700, in `ChipEmulators.all`.
+    public static let emulator = ChipEmulator(.veml7700) { light in VEML7700Emulator(light: light) }
+}

@@ -54,7 +54,7 @@ public final class PipeFollower {
 
     private let directory: String
     private let name: String
-    private let clock = SystemClock()
+    private let clock: any Clock
     private var pipe: FileDescriptor?
     private var pipeStatus: FileStatus?
     private var directoryEvents: Inotify?
@@ -65,8 +65,10 @@ public final class PipeFollower {
     private var pending: [Event] = []
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
-    public init(path: String, recheckInterval: Double = 1) {
+    /// `clock` (monotonic) times the checks and the waits.
+    public init(path: String, recheckInterval: Double = 1, clock: any Clock = SystemClock()) {
         self.path = path
+        self.clock = clock
         self.recheckInterval = recheckInterval
         let slash = path.lastIndex(of: "/")
         directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."

@@ -2,7 +2,7 @@
 // they can be checked alone.
 extension VEML7700 {
     /// Only one address: the chip has no address pin.
-    public static let addresses: [I2CAddress] = [0x10]
+    public static var addresses: [I2CAddress] { chip.addressValues }
     public static let defaultAddress: I2CAddress = 0x10
 
     /// ALS_GAIN, bits 12:11 of ALS_CONF_0.

@@ -131,3 +131,8 @@ public final class TSL2591Emulator: I2CDeviceEmulator {
         registers[register + 1] = UInt8(value >> 8)
     }
 }
+
+extension TSL2591Emulator {
+    /// `simulate`'s TSL2591, in `ChipEmulators.all`.
+    public static let emulator = ChipEmulator(.tsl2591) { light in TSL2591Emulator(light: light) }
+}

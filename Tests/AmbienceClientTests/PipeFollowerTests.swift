@@ -1,4 +1,4 @@
-import AmbienceOutputs
+import AmbienceClient
 import AmbienceSystem
 import Testing
 

@@ -167,3 +167,10 @@ func hex(_ value: UInt8) -> String {
     let text = String(value, radix: 16, uppercase: true)
     return text.count == 1 ? "0" + text : text
 }
+
+extension TSL2561Emulator {
+    /// `simulate`'s TSL2561 (the T/FN/CL package, daylight's infrared share), in `ChipEmulators.all`.
+    public static let emulator = ChipEmulator(.tsl2561) { light in
+        TSL2561Emulator(package: .tFnCl, infraredRatio: 0.3, light: light)
+    }
+}

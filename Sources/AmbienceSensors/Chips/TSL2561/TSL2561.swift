@@ -11,7 +11,7 @@ import AmbienceSystem
 ///   read word 0xAC (CH0), read word 0xAE (CH1).
 /// - a gain change is the initialisation's power-down, TIMING, power-up, then a fresh wait.
 public final class TSL2561: LightSensor {
-    public static let addresses: [I2CAddress] = [0x29, 0x39, 0x49]
+    public static var addresses: [I2CAddress] { chip.addressValues }
 
     public let bus: any I2CBus
     public let address: I2CAddress

@@ -18,7 +18,7 @@ import AmbienceSystem
 ///   so the driver never switches anything and cannot hunt; a fixed range is written once, at
 ///   initialisation, in the same CONFIGURATION write.
 public final class OPT3001: LightSensor {
-    public static let addresses: [I2CAddress] = [0x44, 0x45, 0x46, 0x47]
+    public static var addresses: [I2CAddress] { chip.addressValues }
 
     public let bus: any I2CBus
     public let address: I2CAddress

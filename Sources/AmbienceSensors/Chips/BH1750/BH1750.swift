@@ -12,7 +12,7 @@ import AmbienceSystem
 /// - read: two bytes.
 /// - a range change, or a re-assertion after a suspicious 0: 0x01, the two MTreg bytes, the mode.
 public final class BH1750: LightSensor {
-    public static let addresses: [I2CAddress] = [0x23, 0x5C]
+    public static var addresses: [I2CAddress] { chip.addressValues }
 
     /// Automatic ranging, most sensitive first; each range's full scale is 7.4, 55 and 122 klx.
     /// Neighbours overlap by more than 2×, which the hysteresis below needs.

@@ -16,7 +16,7 @@ import AmbienceSystem
 /// - a range change is the initialisation's 0xA0←0x01, 0xA1←CONTROL, 0xA0←0x03, then a fresh
 ///   wait: dropping AEN clears AVALID, so no conversion with the old gain is taken for the new.
 public final class TSL2591: LightSensor {
-    public static let addresses: [I2CAddress] = [0x29]
+    public static var addresses: [I2CAddress] { chip.addressValues }
     public static let defaultAddress: I2CAddress = 0x29
     /// What the ID register (0x12) reads.
     public static let chipID: UInt8 = 0x50

@@ -1,7 +1,7 @@
 import AmbienceCore
 import Testing
 
-@testable import AmbienceOutputs
+@testable import AmbienceClient
 
 @Suite struct StateFollowerTests {
     let json = [

@@ -1,0 +1,85 @@
+import AmbienceConfig
+import AmbienceCore
+import AmbienceSystem
+import TOML
+
+extension SensorKind {
+    public static let opt3001 = SensorKind("opt3001")
+}
+
+extension OPT3001.Settings: ChipSettings {
+    public static var kind: SensorKind { .opt3001 }
+    public static var defaults: Self { Self() }
+}
+
+extension OPT3001 {
+    /// `kind = "opt3001"`, `[sensor.opt3001]` with `range` and `integration` (the datasheet's
+    /// conversion time); found by its ID registers. Without the table: the chip ranges itself
+    /// (automatic full-scale), 800 ms conversions.
+    public static let chip = ChipDescriptor(
+        OPT3001.Settings.self, name: "OPT3001",
+        addresses: [
+            ChipAddress(0x44, "ADDR to GND"), ChipAddress(0x45, "ADDR to VDD"),
+            ChipAddress(0x46, "ADDR to SDA"),
+            ChipAddress(0x47, "ADDR to SCL"),
+        ],
+        defaultAddress: defaultAddress, tableKeys: ["range", "integration"],
+        decode: { section, _, decoder in
+            var settings = Settings()
+            settings.range = decodeRange(section, decoder: &decoder) ?? settings.range
+            settings.conversionTime =
+                decoder.milliseconds(
+                    "integration", in: section, among: ConversionTime.allCases, milliseconds: \.milliseconds)
+                ?? settings.conversionTime
+            return settings
+        },
+        render: { settings in
+            let range =
+                switch settings.range {
+                case .automatic: TOMLWriter.string("auto")
+                case .fixed(let scale): String(scale.number)
+                }
+            return ChipRendering(table: [
+                ("range", range),
+                ("integration", ConfigurationFormat.number(settings.conversionTime.milliseconds)),
+            ])
+        },
+        probe: { bus, address, clock in
+            // Its manufacturer and device ID registers say "TI" and 0x3001; reading them changes nothing.
+            guard identify(bus: bus, address: address) else {
+                return SensorProbe.answers(bus, address)
+                    ? .unidentified("answers, but its ID registers are not an OPT3001's") : nil
+            }
+            return SensorProbe.identified(
+                "OPT3001", by: "its manufacturer and device ID registers",
+                OPT3001(bus: bus, address: address, clock: clock), clock)
+        },
+        access: .i2c { settings, bus, address, clock in
+            OPT3001(bus: bus, address: address, settings: settings as? Settings ?? Settings(), clock: clock)
+        })
+
+    /// "auto", or the number of a full-scale range (0 holds 40.95 lx, each next one twice as much).
+    static func decodeRange(_ section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
+        -> RangeSetting?
+    {
+        guard let (value, file) = decoder.value("range", in: section) else { return nil }
+        let meaning = "\"auto\" or a full-scale range number from 0 to 11"
+        if let text = value.string {
+            guard text == "auto" else {
+                decoder.fail(
+                    section.key("range"), "must be \(meaning), not \"\(text)\"", file: file,
+                    line: value.position.line)
+                return nil
+            }
+            return .automatic
+        }
+        guard value.integer != nil else {
+            decoder.fail(
+                section.key("range"), "must be \(meaning), not \(value.describedType)", file: file,
+                line: value.position.line)
+            return nil
+        }
+        return decoder.integer("range", in: section, range: 0...11, meaning: "a full-scale range number")
+            .flatMap(FullScale.init(number:)).map(RangeSetting.fixed)
+    }
+}

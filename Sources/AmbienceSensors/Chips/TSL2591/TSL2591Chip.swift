@@ -1,0 +1,58 @@
+import AmbienceConfig
+import AmbienceCore
+import AmbienceSystem
+import TOML
+
+extension SensorKind {
+    public static let tsl2591 = SensorKind("tsl2591")
+}
+
+extension TSL2591.Settings: ChipSettings {
+    public static var kind: SensorKind { .tsl2591 }
+    public static var defaults: Self { Self() }
+}
+
+extension TSL2591 {
+    /// `kind = "tsl2591"`, `[sensor.tsl2591]` with `gain` and `integration`; found by its ID
+    /// register. Without the table: automatic gain at 100 ms (the one integration that still
+    /// reads daylight at 1x).
+    public static let chip = ChipDescriptor(
+        TSL2591.Settings.self, name: "TSL2591",
+        addresses: [ChipAddress(0x29, "its only address")],
+        tableKeys: ["gain", "integration"],
+        decode: { section, _, decoder in
+            var settings = Settings()
+            settings.gain =
+                decoder.choice(
+                    "gain", in: section, meaning: "a TSL2591 gain", among: GainSetting.configurationChoices,
+                    spelled: \.description, parsing: GainSetting.init(parsing:)) ?? settings.gain
+            settings.integrationTime =
+                decoder.milliseconds(
+                    "integration", in: section, among: IntegrationTime.allCases, milliseconds: \.milliseconds)
+                ?? settings.integrationTime
+            return settings
+        },
+        render: { settings in
+            ChipRendering(table: [
+                ("gain", TOMLWriter.string(settings.gain.description)),
+                ("integration", ConfigurationFormat.number(settings.integrationTime.milliseconds)),
+            ])
+        },
+        // A TSL2591 and a TSL2561 can both sit at 0x29: the TSL2591's ID register is asked first.
+        // On a TSL2561 the same command byte is a word read of a threshold register, which is
+        // harmless and never reads 0x50 after power-up.
+        probeOrder: -1,
+        probe: { bus, address, clock in
+            guard (try? identify(bus: bus, address: address)) == true else { return nil }
+            return SensorProbe.identified(
+                "TSL2591", by: "its ID register", TSL2591(bus: bus, address: address, clock: clock), clock)
+        },
+        access: .i2c { settings, bus, address, clock in
+            TSL2591(bus: bus, address: address, settings: settings as? Settings ?? Settings(), clock: clock)
+        })
+}
+
+extension TSL2591.GainSetting {
+    /// "auto", "1x", "25x", "428x" or "9876x": the key `gain` of `[sensor.tsl2591]`, in this order.
+    public static let configurationChoices: [Self] = [.automatic] + TSL2591.Gain.allCases.map(Self.fixed)
+}

@@ -1,0 +1,74 @@
+import AmbienceConfig
+import AmbienceCore
+import AmbienceSystem
+import TOML
+
+extension SensorKind {
+    public static let veml7700 = SensorKind("veml7700")
+}
+
+extension VEML7700.Settings: ChipSettings {
+    public static var kind: SensorKind { .veml7700 }
+    public static var defaults: Self { .automatic }
+}
+
+extension VEML7700 {
+    /// The integration time a fixed gain is used with when the file gives none: the chip's own
+    /// power-on value, and the one the application note's ranging starts from.
+    public static let defaultIntegrationTime = IntegrationTime.ms100
+
+    /// `kind = "veml7700"`, `[sensor.veml7700]` with `gain` and `integration`; found by its ID
+    /// register. Without the table: automatic gain and integration, as Vishay's note ranges it.
+    public static let chip = ChipDescriptor(
+        VEML7700.Settings.self, name: "VEML7700",
+        addresses: [ChipAddress(0x10, "its only address")],
+        tableKeys: ["gain", "integration"],
+        decode: { section, _, decoder in decodeSettings(section, decoder: &decoder) },
+        render: { settings in
+            switch settings.range {
+            case .automatic:
+                ChipRendering(
+                    table: [("gain", TOMLWriter.string("auto"))],
+                    comments: ["# integration: chosen by automatic ranging"])
+            case .fixed(let range):
+                ChipRendering(table: [
+                    ("gain", TOMLWriter.string(range.gain.description)),
+                    ("integration", ConfigurationFormat.number(range.integrationTime.milliseconds)),
+                ])
+            }
+        },
+        probe: { bus, address, clock in
+            guard identify(bus: bus, address: address) else {
+                return SensorProbe.answers(bus, address)
+                    ? .unidentified("answers, but its ID register is not a VEML7700's") : nil
+            }
+            return SensorProbe.identified(
+                "VEML7700", by: "its ID register", VEML7700(bus: bus, address: address, clock: clock), clock)
+        },
+        access: .i2c { settings, bus, address, clock in
+            VEML7700(bus: bus, address: address, settings: settings as? Settings ?? .automatic, clock: clock)
+        })
+
+    /// `gain` is "auto" (gain and integration time follow the light) or a gain; `integration`
+    /// goes with a fixed gain only.
+    static func decodeSettings(_ section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
+        -> Settings
+    {
+        // nil: "auto".
+        let gain: Gain?? = decoder.choice(
+            "gain", in: section, meaning: "a VEML7700 gain", among: [nil] + Gain.allCases.map { $0 },
+            spelled: { $0?.description ?? "auto" },
+            parsing: { $0 == "auto" ? .some(nil) : Gain(parsing: $0).map { .some($0) } })
+        let integration = decoder.milliseconds(
+            "integration", in: section, among: IntegrationTime.allCases, milliseconds: \.milliseconds)
+        // A gain already refused would only make the integration look wrong as well.
+        guard let chosen = gain ?? (decoder.isGiven("gain", in: section) ? nil : .some(nil)) else {
+            return .automatic
+        }
+        guard let fixed = chosen else {
+            if integration != nil { decoder.chosenByAutomaticRanging("integration", in: section, by: "gain") }
+            return .automatic
+        }
+        return Settings(gain: fixed, integrationTime: integration ?? defaultIntegrationTime)
+    }
+}

@@ -1,0 +1,44 @@
+#!/bin/bash
+# The daemon's footprint on this host, no sensor needed: the release build's daemon executable
+# stripped, then run at 10 Hz for SECONDS against an IIO light sensor made of plain files (the
+# kernel's sysfs layout, in a scratch directory), with a pipe reader attached: its stripped size,
+# peak RSS (VmHWM) and anonymous memory (RssAnon) at the end. Figures only; nothing fails.
+#
+#   scripts/footprint.sh [RELEASE-BIN-DIR] [SECONDS]   (default: scripts/release-build.sh's, 30 s)
+#
+# RELEASE-BIN-DIR holds ambience-run (or, for a build from before it existed, ambience).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-$(scripts/release-build.sh --show-bin-path)}
+seconds=${2:-30}
+work=$(mktemp -d)
+trap 'kill "$daemon" "$reader" 2>/dev/null; rm -rf "$work"' EXIT
+if [ -x "$dir/ambience-run" ]; then program=("$work/daemon"); cp "$dir/ambience-run" "$work/daemon"
+else program=("$work/daemon" run); cp "$dir/ambience" "$work/daemon"; fi
+strip "$work/daemon"
+mkdir -p "$work/iio" "$work/run"
+echo 312.5 >"$work/iio/in_illuminance_input"
+echo footprint >"$work/iio/name"
+cat >"$work/ambience.toml" <<TOML
+state_file = "$work/run/state.json"
+control_pipe = "$work/run/control"
+state_directory = "$work/run/lib"
+[sensor]
+kind = "iio"
+device = "$work/iio"
+interval = 0.1
+[pipes]
+paths = ["$work/run/state"]
+TOML
+"${program[@]}" --config "$work/ambience.toml" 2>"$work/log" &
+daemon=$!
+for _ in $(seq 50); do [ -p "$work/run/state" ] && break; sleep 0.1; done
+cat "$work/run/state" >/dev/null &
+reader=$!
+sleep "$seconds"
+status=/proc/$daemon/status
+[ -r "$status" ] || { echo "the daemon exited:"; cat "$work/log"; exit 1; }
+kb() { awk -v key="$1:" '$1 == key { print $2 }' "$status"; }
+printf 'size %.2f MB (%s bytes stripped), peak RSS %.2f MB, anonymous %.2f MB, after %s s at 10 Hz\n' \
+    "$(echo "$(stat -c %s "$work/daemon") / 1000000" | bc -l)" "$(stat -c %s "$work/daemon")" \
+    "$(echo "$(kb VmHWM) / 1024" | bc -l)" "$(echo "$(kb RssAnon) / 1024" | bc -l)" "$seconds"
