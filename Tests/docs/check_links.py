@@ -33,7 +33,7 @@ def markdown_files(root):
             ["git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard", "*.md"],
             check=True, capture_output=True, text=True).stdout
         files = [os.path.join(root, line) for line in out.splitlines() if line]
-        return sorted(f for f in files if os.path.exists(f))
+        return sorted({f for f in files if os.path.exists(f)})  # once each, even mid-merge
     except (OSError, subprocess.CalledProcessError):
         found = []
         for directory, dirs, names in os.walk(root):
