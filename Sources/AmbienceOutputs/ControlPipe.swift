@@ -198,6 +198,14 @@ extension ControlPipe {
             if error == .noSuchAddressOrDevice || error == .noSuchFileOrDirectory {
                 throw .daemonNotRunning(path: path)
             }
+            if error == .permissionDenied,
+                let hint = Access.hint(
+                    path, writing: true,
+                    onlyOwner: "use sudo, or let a group of operators in "
+                        + "(control_group, control_mode = 0o620)")
+            {
+                throw .failed(.permissionDenied(path: path, hint: hint))
+            }
             throw .failed(Files.failure("open", path, error))
         }
         defer { pipe.close() }
