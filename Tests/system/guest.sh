@@ -66,7 +66,10 @@ configure() {
 
 # Step 5, and the companions (README, "ambience serve", "Home Assistant and MQTT").
 start() {
-    systemctl enable --now ambience || fail "enable --now"
+    systemctl enable --now ambience || {
+        journalctl -u ambience -b --no-pager -o cat | tail -n 5
+        fail "enable --now"
+    }
     active ambience || fail "not active"
     usermod -aG ambience pi
     sed -i 's|^paths = .*|paths = ["/run/ambience/state", "/run/ambience/serve", "/run/ambience/mqtt"]|' "$CONFIG"
@@ -94,6 +97,46 @@ running_as_shipped() {
     done
     [ "$(systemctl show -P SubState ambience)" = running ] || fail "not running (READY=1 never came?)"
     systemctl show ambience -p Type -p NotifyAccess -p WatchdogUSec -p PrivateNetwork -p DevicePolicy -p ProtectSystem
+}
+
+# The sandbox README's "Running unprivileged" describes, as systemd runs it (whatever the file
+# says): a unit loosened or stripped of what it needs fails here even when the daemon still runs.
+sandbox_as_documented() {
+    local want property value bad=
+    while IFS='|' read -r property want; do
+        value=$(systemctl show -P "$property" ambience)
+        echo "$property=$value"
+        if [ -z "$want" ]; then
+            [ -z "$value" ] || bad+=" $property (want none)"
+        else
+            [[ $value == *"$want"* ]] || bad+=" $property (want $want)"
+        fi
+    done <<'PROPERTIES'
+User|ambience
+SupplementaryGroups|i2c gpio
+Type|notify
+WatchdogUSec|10s
+NoNewPrivileges|yes
+CapabilityBoundingSet|
+ProtectSystem|strict
+ProtectHome|yes
+PrivateTmp|yes
+PrivateNetwork|yes
+RestrictAddressFamilies|AF_UNIX
+DevicePolicy|closed
+DeviceAllow|char-i2c
+DeviceAllow|char-gpiochip
+RuntimeDirectory|ambience
+StateDirectory|ambience
+MemoryDenyWriteExecute|yes
+Restart|on-failure
+RestartPreventExitStatus|78
+PROPERTIES
+    systemd-analyze security ambience --no-pager | tail -n 1
+    local exposure
+    exposure=$(systemd-analyze security ambience --no-pager | sed -n 's/.*exposure level for ambience.service: \([0-9.]*\).*/\1/p')
+    awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 0.6) }' || bad+=" exposure $exposure (README: 0.6)"
+    [ -z "$bad" ] || fail "not as documented:$bad"
 }
 
 reads_sensor() {
@@ -173,9 +216,12 @@ reload_broken() {
     local pid cursor
     pid=$(main_pid)
     cursor=$(cursor_now)
-    printf '\n[timing]\ndwel = 1\n' >>"$CONFIG"
+    sed -i 's/^dwell = [0-9.]*/dwell = "five"/' "$CONFIG"
+    local line
+    line=$(grep -n '^dwell = "five"' "$CONFIG" | cut -d: -f1)
+    [ -n "$line" ] || fail "no dwell line to break"
     systemctl reload ambience
-    wait_for sh -c "journalctl --no-pager -q -u ambience --after-cursor='$cursor' -o cat | grep -F '$CONFIG:'"
+    wait_for sh -c "journalctl --no-pager -q -u ambience --after-cursor='$cursor' -o cat | grep -F '$CONFIG:$line: timing.dwell'"
     sleep 2
     active ambience && [ "$(main_pid)" = "$pid" ] || fail "the daemon did not go on"
     state_is contrast || fail "the running configuration was not kept"
@@ -190,7 +236,9 @@ restart_follows() {
     regular_room
     serve=$(main_pid ambience-serve) mqtt=$(main_pid ambience-mqtt) inode=$(stat -c %i /run/ambience)
     rm -f /tmp/watch.out
-    as_pi ambience watch >/tmp/watch.out 2>&1 &
+    # Not through as_pi: $! must be the watch itself (the pipe has one reader at a time, and a
+    # watch left behind would keep the next one from getting the current state).
+    setpriv --reuid=pi --regid=pi --init-groups --reset-env ambience watch >/tmp/watch.out 2>&1 &
     watcher=$!
     wait_for grep -q regular /tmp/watch.out
     echo "watch follows"
@@ -209,6 +257,7 @@ restart_follows() {
     [ "$(main_pid ambience-serve)" = "$serve" ] || fail "serve restarted"
     [ "$(main_pid ambience-mqtt)" = "$mqtt" ] || fail "mqtt restarted"
     kill "$watcher"
+    wait "$watcher"
     lux 300
     wait_for state_is regular
 }
@@ -386,9 +435,10 @@ after_reboot() {
     done
     wait_for test -e /run/ambience/state.json
     # The first event line of this boot (the light and the override do not change here).
-    say "figure: boot to the first state event: $(($(stat -c %Y /run/ambience/state.json) - \
-        $(awk '/^btime/ { print $2 }' /proc/stat))) s (kernel start to state.json), ambience active \
-        at $(awk -v t="$(systemctl show -P ActiveEnterTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", t / 1e6 }') s"
+    local first active_at
+    first=$(($(stat -c %Y /run/ambience/state.json) - $(awk '/^btime/ { print $2 }' /proc/stat)))
+    active_at=$(awk -v t="$(systemctl show -P ActiveEnterTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", t / 1e6 }')
+    say "figure: boot to the first state event: $first s (kernel start to state.json); ambience active at $active_at s"
     state_is invert || fail "override not held: $(state)"
     [ -s /var/lib/ambience/record.csv ] || fail "no record.csv"
     wait_for sh -c '[ "$(systemctl is-system-running)" != starting ]'
@@ -462,6 +512,7 @@ if [ ! -f "$R/boot1" ]; then
     fi
     {
         check running-as-shipped 60 running_as_shipped
+        check sandbox-as-documented 60 sandbox_as_documented
         check reads-sensor 60 reads_sensor
         check drives-gpio 60 drives_gpio
         check journal-notice 30 journal_notice

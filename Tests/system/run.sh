@@ -17,15 +17,15 @@ rm -rf "$payload"
 mkdir -p "$payload/units"
 # Two versions of the same build: the older one installed first, then upgraded to the newer.
 # Made again only when the binaries or what make-deb.sh packages changed.
-stamp=$(date -u -d "@$(git -C "$repo" log -1 --format=%ct)" +%Y%m%d).$(git -C "$repo" rev-parse --short HEAD)
-debs=$out/debs/$stamp
+# (Versions of their own: a commit that changes none of that reuses them.)
+debs=$out/debs
 inputs=("$binary" "$(dirname "$binary")"/ambience-* "$repo"/scripts/make-deb.sh "$repo"/scripts/layout.sh
     "$repo"/packaging "$repo"/systemd "$repo"/udev "$repo"/config "$repo"/boards "$repo"/docs/man)
 if [ ! -f "$debs/.complete" ] || [ -n "$(find "${inputs[@]}" -newer "$debs/.complete" -print -quit)" ]; then
     rm -rf "$debs"
     for v in 1 2; do
         "$repo/scripts/make-deb.sh" --suite trixie --arch amd64 --binary "$binary" \
-            --version "0~git$stamp.rig$v-1~deb13" --out "$debs/$v" >/dev/null
+            --version "0~rig$v-1~deb13" --out "$debs/$v" >/dev/null
     done
     touch "$debs/.complete"
 fi
