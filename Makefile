@@ -42,7 +42,7 @@ demo: build
 	scripts/demo.sh $(BIN)
 
 test: setup lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test fuzz test-gpiod2 test-swift6.0 \
-	rig-test deb-test rig-test-deb
+	rig-test deb-test rig-test-deb test-system
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -163,6 +163,17 @@ rig-test-deb: release
 	deb=$$(scripts/make-deb.sh --suite bookworm --arch amd64 \
 		--binary "$$(scripts/release-build.sh --show-bin-path)/ambience" --out .build/deb | tail -n 1) && \
 	RIG_DEB=$$deb RIG_SCENARIOS="$(RIG_DEB_SCENARIOS)" Tests/rig/run.sh
+
+# The trixie amd64 package as installed: a Debian 13 guest booted with systemd and udevd under
+# QEMU, the package installed by apt and set up as the README says, then its services restarted,
+# crashed, hung, reloaded, upgraded, rebooted, removed and purged (README, "The system rig").
+# The binary is the release build against Debian 13's libgpiod, as make deb packages it.
+.PHONY: test-system
+test-system: setup
+	[ -f $(GPIOD2_PREFIX)/lib/pkgconfig/libgpiod.pc ] || .ci/libgpiod2.sh $(GPIOD2_PREFIX)
+	PKG_CONFIG_PATH=$(GPIOD2_PREFIX)/lib/pkgconfig SWIFT=$(SWIFT) \
+		scripts/release-build.sh --scratch-path .build/gpiod2-release
+	Tests/system/run.sh "$$(scripts/release-build.sh --scratch-path .build/gpiod2-release --show-bin-path)/ambience"
 
 install: release
 	scripts/install.sh install "$(PREFIX)" "$(RELEASE_BIN)"

@@ -15,7 +15,8 @@ public enum DaemonControl {
         case daemonNotReading(path: String)
         /// Something else is at the path; it is left alone.
         case notAFIFO(path: String, found: String)
-        case permissionDenied(path: String)
+        /// `hint` says who may write it (`Access.hint`).
+        case permissionDenied(path: String, hint: String)
         case system(operation: String, path: String, Errno)
 
         public var description: String {
@@ -26,8 +27,8 @@ public enum DaemonControl {
                 "the daemon is not reading \(path): is it stuck?"
             case .notAFIFO(let path, let found):
                 "\(path) exists and is \(found), not a named pipe: remove or move it, or configure another path"
-            case .permissionDenied(let path):
-                "\(path): permission denied; run the daemon as a user of the group that owns it, or fix its owner"
+            case .permissionDenied(let path, let hint):
+                "\(path): permission denied; \(hint)"
             case .system(let operation, let path, let error):
                 "cannot \(operation) \(path): \(error)"
             }
@@ -63,7 +64,13 @@ public enum DaemonControl {
     }
 
     private static func failure(_ operation: String, _ path: String, _ error: Errno) -> SendError {
-        if error == .permissionDenied || error == .notPermitted { return .permissionDenied(path: path) }
+        if error == .permissionDenied || error == .notPermitted {
+            let hint = Access.hint(
+                path, writing: true,
+                onlyOwner: "use sudo, or let a group of operators in (control_group, control_mode = 0o620)")
+            return .permissionDenied(
+                path: path, hint: hint ?? "its directory or the pipe is not for this user")
+        }
         return .system(operation: operation, path: path, error)
     }
 }

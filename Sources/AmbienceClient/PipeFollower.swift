@@ -39,6 +39,9 @@ public final class PipeFollower {
         public var description: String {
             switch self {
             case .notAFIFO(let path): "\(path) is not a named pipe"
+            case .cannotOpen(let path, .permissionDenied):
+                "\(path): permission denied; "
+                    + (Access.hint(path, writing: false) ?? "its directory or the pipe is not for this user")
             case .cannotOpen(let path, let error): "cannot open \(path): \(error)"
             case .cannotRead(let path, let error): "cannot read \(path): \(error)"
             }

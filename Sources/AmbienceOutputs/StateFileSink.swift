@@ -21,7 +21,7 @@ public final class StateFileSink: Sink {
 
     /// Creates the parent directory if needed. The file appears with the first event.
     public init(
-        path: String = StateFileSink.defaultPath, mode: mode_t = 0o644,
+        path: String = StateFileSink.defaultPath, mode: mode_t = 0o640,
         renderTime: @escaping EventTimeRenderer, log: @escaping OutputLog
     ) throws(OutputError) {
         self.path = path

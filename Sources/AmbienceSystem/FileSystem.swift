@@ -59,6 +59,7 @@ public enum FileSystem {
 public struct FileStatus: Equatable, Sendable {
     /// The type and permission bits (`st_mode`).
     public var mode: mode_t
+    public var owner: uid_t
     public var group: gid_t
     /// The device and inode: together, which file this is, whatever its name now.
     public var device: UInt64
@@ -67,6 +68,7 @@ public struct FileStatus: Equatable, Sendable {
 
     public init(_ info: stat) {
         mode = info.st_mode
+        owner = info.st_uid
         group = info.st_gid
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
@@ -126,6 +128,40 @@ extension FileSystem {
                 return result == nil ? nil : entry.gr_gid
             }
             throw Errno(rawValue: status)
+        }
+    }
+
+    /// The name of group `id`; nil when it has none.
+    public static func groupName(of id: gid_t) -> String? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        while true {
+            let status = getgrgid_r(id, &entry, &buffer, buffer.count, &result)
+            if status == ERANGE, buffer.count < 1 << 20 {
+                buffer = [CChar](repeating: 0, count: buffer.count * 4)
+                continue
+            }
+            if status == EINTR { continue }
+            guard status == 0, result != nil, let name = entry.gr_name else { return nil }
+            return String(cString: name)
+        }
+    }
+
+    /// The name of user `id`; nil when it has none.
+    public static func userName(of id: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        while true {
+            let status = getpwuid_r(id, &entry, &buffer, buffer.count, &result)
+            if status == ERANGE, buffer.count < 1 << 20 {
+                buffer = [CChar](repeating: 0, count: buffer.count * 4)
+                continue
+            }
+            if status == EINTR { continue }
+            guard status == 0, result != nil, let name = entry.pw_name else { return nil }
+            return String(cString: name)
         }
     }
 }

@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceCommandLine
 import AmbienceOutputs
 import AmbienceSystem
@@ -27,6 +28,9 @@ private func runStatus(_ arguments: inout Arguments) throws -> ExitCode {
     } catch .noSuchFileOrDirectory {
         throw CommandFailure(
             message: "the daemon is not running, or has not sampled yet (no \(path))", exitCode: .failure)
+    } catch .permissionDenied {
+        let hint = Access.hint(path, writing: false) ?? "its directory is not for this user"
+        throw CommandFailure(message: "\(path): permission denied; \(hint)", exitCode: .failure)
     } catch {
         throw CommandFailure(message: "cannot read \(path): \(error)", exitCode: .failure)
     }

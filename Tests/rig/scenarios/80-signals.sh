@@ -27,11 +27,12 @@ gpio_sim_base() {
     return 1
 }
 
-# What ambience set on gpio-sim's lines since gpio_trace_start, in order: "LINE=VALUE ...".
+# What ambience set on gpio-sim's lines since gpio_trace_start, in order: "LINE=VALUE ...". The
+# trace names the task by its command: `ambience run` is ambience-run once it has exec'd.
 ambience_gpio_sets() {
     local base
     base=$(gpio_sim_base)
-    sed -n 's/^ *ambience-[0-9]* .* gpio_value: \([0-9]*\) set \([01]\)$/\1 \2/p' "$TRACING/trace" |
+    sed -n 's/^ *ambience\(-run\)\{0,1\}-[0-9]* .* gpio_value: \([0-9]*\) set \([01]\)$/\2 \3/p' "$TRACING/trace" |
         awk -v base="$base" '$1 >= base && $1 < base + 8 { printf "%s%d=%d", sep, $1 - base, $2; sep = " " }'
     echo
 }

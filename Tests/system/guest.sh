@@ -1,0 +1,548 @@
+#!/bin/bash
+# The system rig's checks (README, "The system rig"): run as root in the Debian 13 guest by
+# rig-checks.service once systemd has brought the system up, from the rig's disk, mounted at
+# /mnt/rig with the two packages (old/, new/) and the unit files as built (units/).
+# Boot 1 installs the package and follows the README's "Installing on a Raspberry Pi" as
+# written, then runs the scenarios and reboots; boot 2 checks what a reboot keeps, then removes
+# and purges the package and powers off. One line per check on the console: "rig: ok NAME" or
+# "rig: FAIL NAME", each check bounded by its own timeout.
+#
+#   guest.sh                 what rig-checks.service runs
+#   guest.sh --run FUNCTION  one check's body (used by check)
+set -uo pipefail
+R=/mnt/rig
+CONFIG=/etc/ambience/ambience.toml
+LIGHT=/sys/module/ambience_test_i2c/parameters/bh1750_millilux
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
+
+say() { echo "rig: $*"; }
+# Seconds since the kernel started.
+now() { cut -d' ' -f1 /proc/uptime; }
+# Polls COMMAND every half second until it succeeds (the check's timeout bounds the wait).
+wait_for() { until "$@"; do sleep 0.5; done; }
+main_pid() { systemctl show -P MainPID "${1:-ambience}"; }
+state() { sed -n 's/.*"state":"\([a-z]*\)".*/\1/p' /run/ambience/state.json 2>/dev/null; }
+state_is() { [ "$(state)" = "$1" ]; }
+lux() { echo $(($1 * 1000)) >"$LIGHT"; }
+active() { [ "$(systemctl is-active "$1")" = active ]; }
+# The room at 300 lx and the state regular: where every check starts from.
+regular_room() { lux 300; wait_for state_is regular; }
+# As a user, in one process (setpriv executes the command itself: its PID is the command's, and
+# a timeout or kill reaches it).
+as_user() { local user=$1; shift; setpriv --reuid="$user" --regid="$user" --init-groups --reset-env "$@"; }
+as_pi() { as_user pi "$@"; }
+as_visitor() { as_user visitor "$@"; }
+fail() { echo "$*"; exit 1; }
+# The journal of the daemon's unit since a cursor (the journal's own, from cursor_now).
+cursor_now() { journalctl -n 0 --show-cursor -q | sed -n 's/^-- cursor: //p'; }
+journal_since() { journalctl --no-pager -q --after-cursor="$1" "${@:2}"; }
+
+# ---- the checks: bodies run by check NAME TIMEOUT FUNCTION, in a shell of their own ----
+
+# Step 3 of the README: the package from the rig's disk, Depends resolved by apt from what the
+# image has (no network).
+install_package() {
+    # As the README says, from the directory the package was copied to.
+    cp "$R"/old/ambience_*.deb /home/pi/
+    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_amd64.deb ||
+        fail "apt install"
+    getent passwd ambience && id ambience | grep -q '(i2c)' && id ambience | grep -q '(gpio)' || fail "user"
+    active ambience && fail "the package started the daemon"
+    stat -c '%G %a %n' /dev/i2c-1 /dev/gpiochip0
+    [ "$(stat -c '%G %a' /dev/i2c-1)" = "i2c 660" ] || fail "/dev/i2c-1 not i2c 0660 after the rules were applied"
+    [ "$(stat -c '%G %a' /dev/gpiochip0)" = "gpio 660" ] || fail "/dev/gpiochip0 not gpio 0660"
+}
+
+# Step 4: board and [sensor] kind, then probe and check as the pi user.
+configure() {
+    sed -i 's/^board = .*/board = "raspberry-pi-4"/; s/^kind = "[a-z0-9]*"/kind = "bh1750"/' "$CONFIG"
+    grep -n '^board\|^kind' "$CONFIG"
+    lux 300
+    as_pi ambience probe || fail "ambience probe as pi"
+    as_pi ambience probe | grep -qi 'bh1750' || fail "probe did not name the BH1750"
+    as_pi ambience check >/tmp/check.out || { cat /tmp/check.out; fail "ambience check as pi"; }
+    grep -q 'raspberry-pi-4\|pinctrl-bcm2711' /tmp/check.out || fail "check does not show the board"
+}
+
+# Step 5, and the companions (README, "ambience serve", "Home Assistant and MQTT").
+start() {
+    systemctl enable --now ambience || {
+        journalctl -u ambience -b --no-pager -o cat | tail -n 5
+        fail "enable --now"
+    }
+    active ambience || fail "not active"
+    usermod -aG ambience pi
+    sed -i 's|^paths = .*|paths = ["/run/ambience/state", "/run/ambience/serve", "/run/ambience/mqtt"]|' "$CONFIG"
+    printf '\n[mqtt]\nbroker = "mqtt://localhost"\n' >>"$CONFIG"
+    as_pi ambience check >/dev/null || fail "check after adding [mqtt]"
+    systemctl restart ambience
+    systemctl enable --now ambience-serve ambience-mqtt || fail "companions"
+    active ambience-serve && active ambience-mqtt || fail "companions not active"
+}
+
+# Scenario 1: the daemon as installed.
+running_as_shipped() {
+    local pid
+    pid=$(main_pid)
+    [ "$(ps -o user= -p "$pid")" = ambience ] || fail "MainPID $pid runs as $(ps -o user= -p "$pid")"
+    [ "$(systemctl show -P FragmentPath ambience)" = /usr/lib/systemd/system/ambience.service ] || fail "unit path"
+    [ -z "$(systemctl show -P DropInPaths ambience)" ] || fail "drop-ins: $(systemctl show -P DropInPaths ambience)"
+    cmp /usr/lib/systemd/system/ambience.service "$R/units/ambience.service" || fail "unit differs from the repository's"
+    grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$pid/status" || fail "NoNewPrivs"
+    grep -q '^CapEff:[[:space:]]*0000000000000000' "/proc/$pid/status" || fail "capabilities"
+    local groups
+    groups=$(sed -n 's/^Groups:\s*//p' "/proc/$pid/status")
+    for g in i2c gpio; do
+        echo " $groups " | grep -q " $(getent group $g | cut -d: -f3) " || fail "not in group $g ($groups)"
+    done
+    [ "$(systemctl show -P SubState ambience)" = running ] || fail "not running (READY=1 never came?)"
+    systemctl show ambience -p Type -p NotifyAccess -p WatchdogUSec -p PrivateNetwork -p DevicePolicy -p ProtectSystem
+}
+
+# The sandbox README's "Running unprivileged" describes, as systemd runs it (whatever the file
+# says): a unit loosened or stripped of what it needs fails here even when the daemon still runs.
+sandbox_as_documented() {
+    local want property value bad=
+    while IFS='|' read -r property want; do
+        value=$(systemctl show -P "$property" ambience)
+        echo "$property=$value"
+        if [ -z "$want" ]; then
+            [ -z "$value" ] || bad+=" $property (want none)"
+        else
+            [[ $value == *"$want"* ]] || bad+=" $property (want $want)"
+        fi
+    done <<'PROPERTIES'
+User|ambience
+SupplementaryGroups|i2c gpio
+Type|notify
+WatchdogUSec|10s
+NoNewPrivileges|yes
+CapabilityBoundingSet|
+ProtectSystem|strict
+ProtectHome|yes
+PrivateTmp|yes
+PrivateNetwork|yes
+RestrictAddressFamilies|AF_UNIX
+DevicePolicy|closed
+DeviceAllow|char-i2c
+DeviceAllow|char-gpiochip
+RuntimeDirectory|ambience
+StateDirectory|ambience
+MemoryDenyWriteExecute|yes
+Restart|on-failure
+RestartPreventExitStatus|78
+PROPERTIES
+    systemd-analyze security ambience --no-pager | tail -n 1
+    local exposure
+    exposure=$(systemd-analyze security ambience --no-pager | sed -n 's/.*exposure level for ambience.service: \([0-9.]*\).*/\1/p')
+    awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 0.6) }' || bad+=" exposure $exposure (README: 0.6)"
+    [ -z "$bad" ] || fail "not as documented:$bad"
+}
+
+reads_sensor() {
+    local pid
+    pid=$(main_pid)
+    lux 3
+    wait_for state_is invert
+    lux 300
+    wait_for state_is regular
+    ls -l "/proc/$pid/fd" | grep -q '/dev/i2c-1' || fail "the daemon has no /dev/i2c-1 open"
+}
+
+drives_gpio() {
+    local chip
+    chip=$(ls -d /sys/devices/platform/gpio-sim.*/gpiochip* | head -n 1)
+    wait_for state_is regular
+    # raspberry-pi-4: invert 17, regular 27, contrast 22.
+    [ "$(cat "$chip/sim_gpio27/value")" = 1 ] || fail "line 27 (regular) is not high"
+    [ "$(cat "$chip/sim_gpio17/value")" = 0 ] || fail "line 17 (invert) is not low"
+    gpioinfo -c pinctrl-bcm2711 2>/dev/null | grep -E 'line +(17|22|23|27):' || true
+}
+
+journal_notice() {
+    journalctl -u ambience -b -p notice --no-pager -o cat | grep . || fail "nothing at notice"
+}
+
+# Scenario 2: a bus that comes late, then a typo.
+late_bus() {
+    systemctl stop ambience ambience-serve ambience-mqtt
+    modprobe -r ambience-test-i2c || fail "rmmod"
+    [ ! -e /dev/i2c-1 ] || fail "/dev/i2c-1 still there"
+    local before
+    before=$(systemctl show -P NRestarts ambience)
+    systemctl start --no-block ambience
+    sleep 20
+    echo "after 20 s: $(systemctl is-active ambience), $(($(systemctl show -P NRestarts ambience) - before)) restarts"
+    modprobe ambience-test-i2c
+    lux 300
+    wait_for active ambience
+    wait_for test -e /run/ambience/state.json
+    wait_for state_is regular
+    echo "running after $(($(systemctl show -P NRestarts ambience) - before)) restarts"
+    systemctl start ambience-serve ambience-mqtt
+    [ "$(stat -c '%G %a' /dev/i2c-1)" = "i2c 660" ] || fail "the new /dev/i2c-1 is not i2c 0660"
+}
+
+typo() {
+    cp "$CONFIG" /root/good.toml
+    sed -i 's/^interval = /intervall = /' "$CONFIG"
+    local line
+    line=$(grep -n '^intervall' "$CONFIG" | cut -d: -f1)
+    local cursor
+    cursor=$(cursor_now)
+    systemctl restart ambience
+    wait_for systemctl is-failed --quiet ambience
+    [ "$(systemctl show -P ExecMainStatus ambience)" = 78 ] || fail "exit $(systemctl show -P ExecMainStatus ambience)"
+    systemctl --failed --no-legend | grep ambience.service || fail "systemctl --failed does not list it"
+    journalctl -p err -u ambience -b --no-pager -o cat | grep -F "$CONFIG:$line:" || fail "no $CONFIG:$line: at err"
+    cp /root/good.toml "$CONFIG"
+    systemctl restart ambience
+    active ambience || fail "not active after the fix"
+}
+
+# Scenario 3.
+reload_applies() {
+    local pid
+    pid=$(main_pid)
+    wait_for state_is regular
+    cp "$CONFIG" /root/good.toml
+    sed -i 's/^regular_contrast = .*/regular_contrast = { fall = 100, rise = 200 }/' "$CONFIG"
+    systemctl reload ambience
+    wait_for state_is contrast
+    [ "$(main_pid)" = "$pid" ] || fail "MainPID changed"
+}
+
+reload_broken() {
+    local pid cursor
+    pid=$(main_pid)
+    cursor=$(cursor_now)
+    sed -i 's/^dwell = [0-9.]*/dwell = "five"/' "$CONFIG"
+    local line
+    line=$(grep -n '^dwell = "five"' "$CONFIG" | cut -d: -f1)
+    [ -n "$line" ] || fail "no dwell line to break"
+    systemctl reload ambience
+    wait_for sh -c "journalctl --no-pager -q -u ambience --after-cursor='$cursor' -o cat | grep -F '$CONFIG:$line: timing.dwell'"
+    sleep 2
+    active ambience && [ "$(main_pid)" = "$pid" ] || fail "the daemon did not go on"
+    state_is contrast || fail "the running configuration was not kept"
+    cp /root/good.toml "$CONFIG"
+    systemctl reload ambience
+    wait_for state_is regular
+}
+
+# Scenario 4.
+restart_follows() {
+    local serve mqtt inode watcher
+    regular_room
+    serve=$(main_pid ambience-serve) mqtt=$(main_pid ambience-mqtt) inode=$(stat -c %i /run/ambience)
+    rm -f /tmp/watch.out
+    # Not through as_pi: $! must be the watch itself (the pipe has one reader at a time, and a
+    # watch left behind would keep the next one from getting the current state).
+    setpriv --reuid=pi --regid=pi --init-groups --reset-env ambience watch >/tmp/watch.out 2>&1 &
+    watcher=$!
+    wait_for grep -q regular /tmp/watch.out
+    echo "watch follows"
+    timeout 30 mosquitto_sub -t 'ambience/+/state' -v >/tmp/sub.out 2>&1 &
+    systemctl restart ambience
+    [ "$(stat -c %i /run/ambience)" != "$inode" ] || fail "/run/ambience was not made again"
+    lux 3
+    wait_for state_is invert
+    echo "the daemon: invert"
+    wait_for grep -q invert /tmp/watch.out
+    echo "watch: invert"
+    wait_for sh -c 'curl -s http://127.0.0.1:8470/state | grep -q invert'
+    echo "serve: invert"
+    wait_for grep -q invert /tmp/sub.out
+    echo "mqtt: invert"
+    [ "$(main_pid ambience-serve)" = "$serve" ] || fail "serve restarted"
+    [ "$(main_pid ambience-mqtt)" = "$mqtt" ] || fail "mqtt restarted"
+    kill "$watcher"
+    wait "$watcher"
+    lux 300
+    wait_for state_is regular
+}
+
+# Scenario 5.
+crash_keeps_override() {
+    local pid
+    regular_room
+    ambience override invert || fail "override"
+    wait_for state_is invert
+    pid=$(main_pid)
+    kill -9 "$pid"
+    wait_for sh -c "[ \"\$(systemctl show -P MainPID ambience)\" != $pid ] && [ \"\$(systemctl show -P MainPID ambience)\" != 0 ]"
+    wait_for active ambience
+    sleep 2
+    state_is invert || fail "override lost: $(state)"
+    grep -o '"override[^,}]*' /run/ambience/state.json || true
+}
+
+hang_watchdog() {
+    local pid
+    pid=$(main_pid)
+    kill -STOP "$pid"
+    local t0
+    t0=$(now)
+    wait_for sh -c "[ \"\$(systemctl show -P MainPID ambience)\" != $pid ] && [ \"\$(systemctl show -P MainPID ambience)\" != 0 ]"
+    wait_for active ambience
+    echo "restarted $(awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.0f", a - b }') s after SIGSTOP"
+    journalctl -u ambience -b --no-pager -o cat | grep -i watchdog | tail -n 2
+    ambience override auto
+    wait_for state_is regular
+}
+
+# Scenario 6.
+serve_answers() {
+    regular_room
+    curl -sf http://127.0.0.1:8470/state | tee /dev/stderr | grep -q '"state":"regular"' || fail "GET /state"
+}
+
+serve_refuses_remote() {
+    ip link add rig0 type dummy 2>/dev/null
+    ip addr add 192.0.2.1/24 dev rig0 2>/dev/null
+    ip link set rig0 up
+    cp "$CONFIG" /root/good.toml
+    printf '\n[serve]\nlisten = "0.0.0.0:8470"\nallow_remote = true\n' >>"$CONFIG"
+    systemctl restart ambience-serve
+    wait_for active ambience-serve
+    wait_for sh -c 'curl -s http://127.0.0.1:8470/state | grep -q state'
+    if curl -s --max-time 5 http://192.0.2.1:8470/state; then fail "answered on 192.0.2.1"; fi
+    echo "192.0.2.1:8470 refused (curl exit $?)"
+    # What the README says to do for remote access: the network allowed in a drop-in.
+    mkdir -p /etc/systemd/system/ambience-serve.service.d
+    printf '[Service]\nIPAddressAllow=192.0.2.0/24\n' >/etc/systemd/system/ambience-serve.service.d/remote.conf
+    systemctl daemon-reload
+    systemctl restart ambience-serve
+    wait_for sh -c 'curl -s --max-time 5 http://192.0.2.1:8470/state | grep -q state'
+    echo "with the drop-in, 192.0.2.1:8470 answers"
+    rm -r /etc/systemd/system/ambience-serve.service.d
+    systemctl daemon-reload
+    cp /root/good.toml "$CONFIG"
+    systemctl restart ambience-serve
+    wait_for sh -c 'curl -s http://127.0.0.1:8470/state | grep -q state'
+}
+
+# Scenario 7.
+mqtt_publishes() {
+    active mosquitto || fail "mosquitto is not running"
+    systemctl is-enabled mosquitto
+    timeout 10 mosquitto_sub -C 1 -t 'ambience/+/state' -v | tee /tmp/state.msg | grep . || fail "no state"
+}
+
+mqtt_override() {
+    local id pid
+    regular_room
+    id=$(timeout 10 mosquitto_sub -C 1 -t 'ambience/+/state' -v | cut -d/ -f2)
+    [ -n "$id" ] || fail "no device id"
+    mosquitto_pub -t "ambience/$id/override/set" -m invert
+    wait_for state_is invert
+    pid=$(main_pid ambience-mqtt)
+    systemctl restart mosquitto
+    sleep 3
+    mosquitto_pub -t "ambience/$id/override/set" -m contrast
+    wait_for state_is contrast
+    active ambience-mqtt || fail "ambience-mqtt not active"
+    echo "ambience-mqtt: PID $pid before, $(main_pid ambience-mqtt) after the broker's restart"
+    mosquitto_pub -t "ambience/$id/override/set" -m auto
+    wait_for state_is regular
+}
+
+# Scenario 8.
+group_member() {
+    regular_room
+    id pi
+    as_pi ambience status | grep -q regular || fail "status as pi"
+    timeout 5 setpriv --reuid=pi --regid=pi --init-groups --reset-env ambience watch >/tmp/w.out 2>&1
+    grep -q regular /tmp/w.out || { cat /tmp/w.out; fail "watch as pi"; }
+    cp /var/lib/ambience/record.csv /tmp/ 2>/dev/null || true
+    as_pi cp /var/lib/ambience/record.csv /tmp/pi-record.csv || fail "pi cannot copy the persistent record"
+    # The control pipe is the daemon's user's alone by default (control_mode 0o600): record
+    # and override are refused, saying who may, and work through sudo.
+    as_pi ambience record --out /tmp/r.csv 2>&1 | tee /tmp/r.err
+    grep -q 'only ambience and root may write it' /tmp/r.err || fail "record as pi: no clear refusal"
+    as_pi sudo ambience record --out - >/tmp/r.csv || fail "sudo ambience record"
+    [ "$(wc -l </tmp/r.csv)" -gt 10 ] || fail "record: $(wc -l </tmp/r.csv) lines"
+}
+
+outsider() {
+    local failed= cmd out status
+    for cmd in "status" "watch" "record --out -" "override invert"; do
+        # shellcheck disable=SC2086
+        out=$(timeout 10 setpriv --reuid=visitor --regid=visitor --init-groups --reset-env ambience $cmd 2>&1 >/dev/null)
+        status=$?
+        echo "visitor: ambience $cmd: exit $status: $out"
+        if [ "$status" = 0 ] || [ "$status" = 124 ] || ! echo "$out" | grep -q 'permission denied' ||
+            ! echo "$out" | grep -q 'group ambience'; then
+            failed+=" $cmd"
+        fi
+    done
+    if as_visitor sh -c 'echo "override invert" >/run/ambience/control' 2>/dev/null; then
+        failed+=" control-pipe-writable"
+    fi
+    [ -z "$failed" ] || fail "not refused clearly:$failed"
+}
+
+# Scenario 11.
+up_a_minute() {
+    awk -v up="$(now)" -v since="$(systemctl show -P ActiveEnterTimestampMonotonic "$1")" \
+        'BEGIN { exit !(up - since / 1e6 >= 60) }'
+}
+memory() {
+    local total=0 unit pid mem rss pss since
+    # Each service a minute after its start at least.
+    for unit in ambience ambience-serve ambience-mqtt; do
+        wait_for up_a_minute "$unit"
+    done
+    for unit in ambience ambience-serve ambience-mqtt; do
+        pid=$(main_pid "$unit")
+        mem=$(systemctl show -P MemoryCurrent "$unit")
+        rss=$(awk '/^Rss:/ { print $2 }' "/proc/$pid/smaps_rollup")
+        pss=$(awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup")
+        total=$((total + mem))
+        say "memory $unit: MemoryCurrent $((mem / 1024)) KiB, RSS $rss KiB, PSS $pss KiB"
+    done
+    say "memory total MemoryCurrent: $((total / 1024)) KiB"
+}
+
+# Scenario 9, first half: an upgrade with the services running.
+upgrade() {
+    local pids before
+    ambience override invert
+    wait_for state_is invert
+    pids="$(main_pid ambience) $(main_pid ambience-serve) $(main_pid ambience-mqtt)"
+    cp "$CONFIG" /root/before-upgrade.toml
+    rm -f /home/pi/ambience_*.deb
+    cp "$R"/new/ambience_*.deb /home/pi/
+    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_amd64.deb ||
+        fail "apt install (upgrade)"
+    dpkg-query -W ambience
+    [ "$(dpkg-query -W -f='${Version}' ambience)" = "$(dpkg-deb -f "$R"/new/ambience_*.deb Version)" ] || fail "version"
+    for unit in ambience ambience-serve ambience-mqtt; do
+        active $unit || fail "$unit not active"
+        echo " $pids " | grep -q " $(main_pid $unit) " && fail "$unit not restarted"
+    done
+    cmp "$CONFIG" /root/before-upgrade.toml || fail "configuration changed"
+    sleep 2
+    state_is invert || fail "override lost"
+    [ -s /var/lib/ambience/record.csv ] || fail "no record.csv"
+    ls -l /var/lib/ambience
+}
+
+# Scenario 10: the second boot.
+after_reboot() {
+    for unit in ambience ambience-serve ambience-mqtt mosquitto; do
+        wait_for active $unit
+    done
+    wait_for test -e /run/ambience/state.json
+    # The first event line of this boot (the light and the override do not change here).
+    local first active_at
+    first=$(($(stat -c %Y /run/ambience/state.json) - $(awk '/^btime/ { print $2 }' /proc/stat)))
+    active_at=$(awk -v t="$(systemctl show -P ActiveEnterTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", t / 1e6 }')
+    say "figure: boot to the first state event: $first s (kernel start to state.json); ambience active at $active_at s"
+    state_is invert || fail "override not held: $(state)"
+    [ -s /var/lib/ambience/record.csv ] || fail "no record.csv"
+    wait_for sh -c '[ "$(systemctl is-system-running)" != starting ]'
+    systemctl --failed --no-legend | grep . && fail "failed units"
+    systemctl is-system-running
+}
+
+# Scenario 9, second half.
+remove() {
+    DEBIAN_FRONTEND=noninteractive apt-get remove -y ambience || fail "apt remove"
+    for unit in ambience ambience-serve ambience-mqtt; do
+        active $unit && fail "$unit still active"
+    done
+    pgrep -l -f '/usr/bin/ambience' && fail "processes left"
+    true
+}
+
+purge() {
+    DEBIAN_FRONTEND=noninteractive apt-get purge -y ambience || fail "apt purge"
+    local left
+    left=$(ls -d /etc/ambience /var/lib/ambience /run/ambience /usr/bin/ambience* /usr/share/ambience \
+        /usr/lib/systemd/system/ambience* /usr/lib/udev/rules.d/*ambience* /etc/systemd/system/*/ambience* \
+        /var/lib/systemd/deb-systemd-helper-*/ambience* /var/lib/systemd/deb-systemd-helper-*/*/ambience* 2>/dev/null)
+    [ -z "$left" ] || fail "left: $left"
+    getent passwd ambience || fail "the system user went too"
+}
+
+# ---- running them ----
+
+passed=0
+failed=0
+[ -f "$R/counts" ] && . "$R/counts"
+check() {  # check NAME TIMEOUT FUNCTION
+    local name=$1 limit=$2 function=$3 t0 status
+    t0=$(now)
+    timeout -k 5 "$limit" bash "$R/guest.sh" --run "$function" >"$R/out/$name" 2>&1
+    status=$?
+    local took
+    took=$(awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
+    grep -a '^rig: ' "$R/out/$name"
+    if [ "$status" = 0 ]; then
+        passed=$((passed + 1))
+        say "ok $name (${took}s)"
+    else
+        failed=$((failed + 1))
+        [ "$status" = 124 ] && say "FAIL $name: timed out after ${limit}s" || say "FAIL $name (exit $status, ${took}s)"
+        tail -n 15 "$R/out/$name" | sed 's/^/rig:     /'
+    fi
+    printf 'passed=%d\nfailed=%d\n' "$passed" "$failed" >"$R/counts"
+    return "$status"
+}
+
+if [ "${1:-}" = --run ]; then
+    "$2"
+    exit
+fi
+
+mkdir -p "$R/out"
+exec 2>&1
+if [ ! -f "$R/boot1" ]; then
+    touch "$R/boot1"
+    say "boot 1: $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r), up $(now) s"
+    wait_for sh -c '[ "$(systemctl is-system-running)" != starting ]'
+    say "system up at $(now) s: $(systemctl is-system-running)"
+    if ! { check install 300 install_package && check configure 120 configure && check start 120 start; }; then
+        # Nothing after these can pass: no second boot.
+        say "$passed passed, $failed failed"
+        sync
+        systemctl poweroff
+        exit 0
+    fi
+    {
+        check running-as-shipped 60 running_as_shipped
+        check sandbox-as-documented 60 sandbox_as_documented
+        check reads-sensor 60 reads_sensor
+        check drives-gpio 60 drives_gpio
+        check journal-notice 30 journal_notice
+        check late-bus 150 late_bus
+        check typo-fails-at-once 60 typo
+        check reload-applies 60 reload_applies
+        check reload-broken-keeps 60 reload_broken
+        check restart-companions-follow 90 restart_follows
+        check crash-keeps-override 60 crash_keeps_override
+        check hang-watchdog 90 hang_watchdog
+        check serve-answers 30 serve_answers
+        check serve-refuses-remote 60 serve_refuses_remote
+        check mqtt-publishes 30 mqtt_publishes
+        check mqtt-override 90 mqtt_override
+        check pi-in-group 60 group_member
+        check outsider-refused 60 outsider
+        check memory 100 memory
+        check upgrade 300 upgrade
+    }
+    say "boot 1 done at $(now) s; rebooting"
+    sync
+    systemctl reboot
+    exit 0
+fi
+say "boot 2: up $(now) s"
+check after-reboot 120 after_reboot
+check running-as-shipped-after-boot 60 running_as_shipped
+check journal-notice-after-boot 30 journal_notice
+check remove 120 remove
+check purge 120 purge
+say "$passed passed, $failed failed"
+sync
+systemctl poweroff

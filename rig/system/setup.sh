@@ -1,0 +1,100 @@
+#!/bin/bash
+# Prepares the system rig (README, "The system rig"), as root: a Debian 13 amd64 guest that boots
+# Debian's kernel with systemd as PID 1 and udevd, where the stand-ins for a Raspberry Pi's I2C
+# bus and GPIO header come up at boot as the Pi's do:
+#   - the project's test adapter (rig/kmod/ambience-test-i2c, a BH1750 at 0x23 among others) as
+#     /dev/i2c-1 and i2c-stub (a second bus), loaded through /etc/modules-load.d as
+#     dtparam=i2c_arm=on makes the Pi's bus appear;
+#   - gpio-sim as a 58-line chip labelled pinctrl-bcm2711, the Pi 4's GPIO controller, made by a
+#     unit of the rig's (the Pi's chip is there from the kernel's start).
+# So the README's configuration for a Raspberry Pi 4 works unchanged in the guest.
+#
+#   rig/system/setup.sh        (as root; idempotent, about a second when nothing changed)
+#
+# The root is rig/system/root.sh's (cached outside the repository). Debian 13's kernel has
+# i2c-stub but not gpio-sim: gpio-sim and the test adapter are built against that kernel's exact
+# headers in the trixie build root of scripts/debian-root.sh, into $RIG_DIR/system/KVER.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
+root=$roots/trixie-amd64-system
+build_root=$roots/trixie-amd64
+out=$(realpath -m "${RIG_DIR:-$repo/.rig}")/system
+adapter=$repo/rig/kmod/ambience-test-i2c
+log() { echo "system rig setup: $*"; }
+
+"$here/root.sh"
+kver=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Depends}' linux-image-amd64 |
+    grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//')
+[ -n "$kver" ] && [ -r "$root/boot/vmlinuz-$kver" ] || { log "no kernel in $root"; exit 1; }
+kdir=$out/$kver
+mkdir -p "$kdir"
+
+# ---- the modules Debian's kernel lacks, built against its own headers ----
+modules=("$kdir/gpio-sim.ko" "$kdir/ambience-test-i2c.ko")
+stale=
+for m in "${modules[@]}"; do
+    [ -f "$m" ] && [ ! "$adapter/ambience-test-i2c.c" -nt "$m" ] || stale=1
+done
+if [ -n "$stale" ]; then
+    "$repo/scripts/debian-root.sh" trixie amd64 "linux-headers-$kver" linux-source-6.12 build-essential
+    log "building gpio-sim and ambience-test-i2c for $kver"
+    build=$kdir/build
+    rm -rf "$build"
+    mkdir -p "$build/gpio-sim" "$build/ambience-test-i2c" "$build/src"
+    version=$(basename "$build_root"/usr/src/linux-source-6.12.tar.xz .tar.xz)
+    tar -C "$build/src" --strip-components=1 -xJf "$build_root/usr/src/$version.tar.xz" \
+        "$version/drivers/gpio/gpio-sim.c" "$version/drivers/gpio/gpiolib.h" "$version/kernel/irq/irq_sim.c"
+    cp "$build/src/drivers/gpio/gpio-sim.c" "$build/gpio-sim/gpio-sim-main.c"
+    cp "$build/src/drivers/gpio/gpiolib.h" "$build/src/kernel/irq/irq_sim.c" "$build/gpio-sim/"
+    # As in rig/setup.sh: Debian's kernel has CONFIG_IRQ_SIM=n, so irq_sim.c comes along, and
+    # irq_to_desc is not exported to modules; generic_handle_irq does the same here.
+    sed -i 's/handle_simple_irq(irq_to_desc(\([a-z_]*\)))/generic_handle_irq(\1)/' "$build/gpio-sim/irq_sim.c"
+    grep -q 'generic_handle_irq(' "$build/gpio-sim/irq_sim.c" || { log "irq_sim.c workaround no longer applies"; exit 1; }
+    printf 'obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' >"$build/gpio-sim/Kbuild"
+    cp "$adapter"/* "$build/ambience-test-i2c/"
+    AMBIENCE_ROOT_NO_SRC=1 AMBIENCE_BIND="$build:/mnt/rig-build" "$repo/scripts/in-root.sh" trixie amd64 \
+        /bin/sh -c 'for m in gpio-sim ambience-test-i2c; do
+            make -s -C "/usr/src/linux-headers-$1" M="/mnt/rig-build/$m" modules || exit 1
+        done' sh "$kver"
+    cp "$build/gpio-sim/gpio-sim.ko" "$build/ambience-test-i2c/ambience-test-i2c.ko" "$kdir/"
+fi
+
+# ---- into the guest's root (cheap; done on every run so the root follows the repository) ----
+install_file() {  # install_file MODE SOURCE DEST (in the root), only when it differs
+    cmp -s "$2" "$root$3" 2>/dev/null || install -D -m "$1" "$2" "$root$3"
+}
+for m in "${modules[@]}"; do
+    install_file 0644 "$m" "/usr/lib/modules/$kver/updates/ambience-rig/$(basename "$m")"
+done
+if [ ! -f "$root/usr/lib/modules/$kver/.ambience-depmod" ] ||
+    [ -n "$(find "$root/usr/lib/modules/$kver/updates" -newer "$root/usr/lib/modules/$kver/.ambience-depmod")" ]; then
+    depmod -b "$root" "$kver"
+    touch "$root/usr/lib/modules/$kver/.ambience-depmod"
+fi
+while IFS= read -r f; do
+    case $f in */sudoers.d/*) mode=0440 ;; *) mode=0644 ;; esac
+    install_file "$mode" "$here/guest/etc/$f" "/etc/$f"
+done < <(cd "$here/guest/etc" && find . -type f -printf '%P\n')
+ln -sf /etc/systemd/system/rig-checks.service "$root/etc/systemd/system/multi-user.target.wants/rig-checks.service"
+ln -sf /etc/systemd/system/rig-gpio-header.service "$root/etc/systemd/system/sysinit.target.wants/rig-gpio-header.service"
+# The serial console carries the results: no login prompt on it.
+ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
+mkdir -p "$root/mnt/rig"
+echo kiosk >"$root/etc/hostname"
+# As an installed system has it (debootstrap writes none): the broker is at localhost.
+printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tkiosk\n' >"$root/etc/hosts"
+[ -s "$root/etc/machine-id" ] && [ "$(cat "$root/etc/machine-id")" != uninitialized ] ||
+    od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$root/etc/machine-id"
+# Raspberry Pi OS's groups and first user: i2c and gpio exist before the package comes (its
+# sysusers.d then finds them), and pi is in them and in sudo, without a password. And a user
+# outside every group the package makes.
+for g in i2c gpio; do
+    grep -q "^$g:" "$root/etc/group" || chroot "$root" groupadd --system "$g"
+done
+grep -q '^pi:' "$root/etc/passwd" || chroot "$root" useradd -m -s /bin/bash pi
+chroot "$root" usermod -aG sudo,i2c,gpio pi
+grep -q '^visitor:' "$root/etc/passwd" || chroot "$root" useradd -m -s /bin/bash visitor
+echo "$kver" >"$out/kernel-version"
+log "ready: $root, kernel $kver"
