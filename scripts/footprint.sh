@@ -2,7 +2,8 @@
 # The daemon's footprint on this host, no sensor needed: the release build's daemon executable
 # stripped, then run at 10 Hz for SECONDS against an IIO light sensor made of plain files (the
 # kernel's sysfs layout, in a scratch directory), with a pipe reader attached: its stripped size,
-# peak RSS (VmHWM) and anonymous memory (RssAnon) at the end. Figures only; nothing fails.
+# peak RSS (VmHWM) and anonymous memory (RssAnon) at the end, and the CPU it used over the run
+# after its first second. Figures only; nothing fails.
 #
 #   scripts/footprint.sh [RELEASE-BIN-DIR] [SECONDS]   (default: scripts/release-build.sh's, 30 s)
 #
@@ -35,10 +36,15 @@ daemon=$!
 for _ in $(seq 50); do [ -p "$work/run/state" ] && break; sleep 0.1; done
 cat "$work/run/state" >/dev/null &
 reader=$!
+sleep 1
+ticks() { awk '{ print $14 + $15 }' "/proc/$daemon/stat"; }
+start_ticks=$(ticks)
 sleep "$seconds"
+end_ticks=$(ticks)
 status=/proc/$daemon/status
 [ -r "$status" ] || { echo "the daemon exited:"; cat "$work/log"; exit 1; }
 kb() { awk -v key="$1:" '$1 == key { print $2 }' "$status"; }
-printf 'size %.2f MB (%s bytes stripped), peak RSS %.2f MB, anonymous %.2f MB, after %s s at 10 Hz\n' \
+printf 'size %.2f MB (%s bytes stripped), peak RSS %.2f MB, anonymous %.2f MB, CPU %.3f %% over %s s at 10 Hz\n' \
     "$(echo "$(stat -c %s "$work/daemon") / 1000000" | bc -l)" "$(stat -c %s "$work/daemon")" \
-    "$(echo "$(kb VmHWM) / 1024" | bc -l)" "$(echo "$(kb RssAnon) / 1024" | bc -l)" "$seconds"
+    "$(echo "$(kb VmHWM) / 1024" | bc -l)" "$(echo "$(kb RssAnon) / 1024" | bc -l)" \
+    "$(echo "($end_ticks - $start_ticks) * 100 / $(getconf CLK_TCK) / $seconds" | bc -l)" "$seconds"

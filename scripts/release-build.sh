@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 flags=(
     -c release --static-swift-stdlib
+    # Optimised for size: the daemon spends microseconds a sample, and what it keeps resident is
+    # mostly its own code (ambience-run: 6.52 MB stripped against 6.64 MB with -O).
+    -Xswiftc -Osize
     # lld instead of gold (the Swift toolchain ships it), so that the two below are available.
     -Xswiftc -use-ld=lld
     # Relative relocations packed (DT_RELR, glibc 2.36 on): ~400 kB fewer bytes the loader reads.
