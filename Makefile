@@ -166,7 +166,7 @@ rig-test-deb: release
 
 # The trixie amd64 package as installed: a Debian 13 guest booted with systemd and udevd under
 # QEMU, the package installed by apt and set up as the README says, then its services restarted,
-# crashed, hung, reloaded, upgraded, rebooted, removed and purged (README, "The system rig").
+# crashed, hung, reloaded, upgraded, rebooted, removed and purged (docs/rig.md, "The system rig").
 # The binary is the release build against Debian 13's libgpiod, as make deb packages it.
 .PHONY: test-system
 test-system: setup

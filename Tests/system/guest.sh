@@ -1,5 +1,5 @@
 #!/bin/bash
-# The system rig's checks (README, "The system rig"): run as root in the Debian 13 guest by
+# The system rig's checks (docs/rig.md, "The system rig"): run as root in the Debian 13 guest by
 # rig-checks.service once systemd has brought the system up, from the rig's disk, mounted at
 # /mnt/rig with the two packages (old/, new/) and the unit files as built (units/).
 # Boot 1 installs the package and follows the README's "Installing on a Raspberry Pi" as
@@ -64,7 +64,7 @@ configure() {
     grep -q 'raspberry-pi-4\|pinctrl-bcm2711' /tmp/check.out || fail "check does not show the board"
 }
 
-# Step 5, and the companions (README, "ambience serve", "Home Assistant and MQTT").
+# Step 5, and the companions (docs/serve.md, docs/mqtt.md).
 start() {
     systemctl enable --now ambience || {
         journalctl -u ambience -b --no-pager -o cat | tail -n 5
@@ -99,7 +99,7 @@ running_as_shipped() {
     systemctl show ambience -p Type -p NotifyAccess -p WatchdogUSec -p PrivateNetwork -p DevicePolicy -p ProtectSystem
 }
 
-# The sandbox README's "Running unprivileged" describes, as systemd runs it (whatever the file
+# The sandbox docs/daemon.md's "Running unprivileged" describes, as systemd runs it (whatever the file
 # says): a unit loosened or stripped of what it needs fails here even when the daemon still runs.
 sandbox_as_documented() {
     local want property value bad=
@@ -135,7 +135,7 @@ PROPERTIES
     systemd-analyze security ambience --no-pager | tail -n 1
     local exposure
     exposure=$(systemd-analyze security ambience --no-pager | sed -n 's/.*exposure level for ambience.service: \([0-9.]*\).*/\1/p')
-    awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 0.6) }' || bad+=" exposure $exposure (README: 0.6)"
+    awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 0.6) }' || bad+=" exposure $exposure (docs/daemon.md: 0.6)"
     [ -z "$bad" ] || fail "not as documented:$bad"
 }
 
@@ -308,7 +308,7 @@ serve_refuses_remote() {
     wait_for sh -c 'curl -s http://127.0.0.1:8470/state | grep -q state'
     if curl -s --max-time 5 http://192.0.2.1:8470/state; then fail "answered on 192.0.2.1"; fi
     echo "192.0.2.1:8470 refused (curl exit $?)"
-    # What the README says to do for remote access: the network allowed in a drop-in.
+    # What docs/serve.md says to do for remote access: the network allowed in a drop-in.
     mkdir -p /etc/systemd/system/ambience-serve.service.d
     printf '[Service]\nIPAddressAllow=192.0.2.0/24\n' >/etc/systemd/system/ambience-serve.service.d/remote.conf
     systemctl daemon-reload

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepares the system rig (README, "The system rig"), as root: a Debian 13 amd64 guest that boots
+# Prepares the system rig (docs/rig.md, "The system rig"), as root: a Debian 13 amd64 guest that boots
 # Debian's kernel with systemd as PID 1 and udevd, where the stand-ins for a Raspberry Pi's I2C
 # bus and GPIO header come up at boot as the Pi's do:
 #   - the project's test adapter (rig/kmod/ambience-test-i2c, a BH1750 at 0x23 among others) as
