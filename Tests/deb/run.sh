@@ -103,6 +103,11 @@ files_are_in_place() {
         [ -f "$f" ] || { echo "missing $f"; return 1; }
     done
     grep -qx 'ExecStart=/usr/bin/ambience run --config /etc/ambience/ambience.toml' $unit_dir/ambience.service
+    # The README's pages and pictures are beside it, so that its links work on the Pi too.
+    local target
+    for target in $(grep -o '](docs/[^)#]*' /usr/share/doc/ambience/README.md | cut -c3- | sort -u); do
+        [ -f "/usr/share/doc/ambience/$target" ] || { echo "the README links $target, not installed"; return 1; }
+    done
     dpkg-query -W -f='${Conffiles}\n' ambience | grep -q "^ $CONF "
     /usr/bin/ambience --help | grep -q '^commands:'
     # The installed binaries find every library they need; the companions run through ambience.
