@@ -42,7 +42,7 @@ demo: build
 	scripts/demo.sh $(BIN)
 
 test: setup lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test fuzz test-gpiod2 test-swift6.0 \
-	rig-test deb-test rig-test-deb test-system
+	rig-test deb-test rig-test-deb
 
 unit-test:
 	$(SWIFT) build --build-tests
