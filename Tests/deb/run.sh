@@ -103,10 +103,17 @@ files_are_in_place() {
         [ -f "$f" ] || { echo "missing $f"; return 1; }
     done
     grep -qx 'ExecStart=/usr/bin/ambience run --config /etc/ambience/ambience.toml' $unit_dir/ambience.service
-    # The README's pages and pictures are beside it, so that its links work on the Pi too.
+    # The README's pages and pictures are beside it, so that its links work on the Pi too; the
+    # manual pages it links are installed as manual pages.
     local target
     for target in $(grep -o '](docs/[^)#]*' /usr/share/doc/ambience/README.md | cut -c3- | sort -u); do
-        [ -f "/usr/share/doc/ambience/$target" ] || { echo "the README links $target, not installed"; return 1; }
+        case $target in
+        docs/man/*)
+            target=$(basename "$target")
+            man -w "${target##*.}" "${target%.*}" >/dev/null || { echo "no manual page $target"; return 1; }
+            ;;
+        *) [ -f "/usr/share/doc/ambience/$target" ] || { echo "the README links $target, not installed"; return 1; } ;;
+        esac
     done
     dpkg-query -W -f='${Conffiles}\n' ambience | grep -q "^ $CONF "
     /usr/bin/ambience --help | grep -q '^commands:'
