@@ -31,11 +31,14 @@ setup() {
 }
 
 # shellcheck disable=SC2317 # called through phase
-# The guest finds it at .build/gpiod2/debug/ambience, and the library through pkg-config.
+# The guest finds it at .build/gpiod2/debug/ambience (which execs ambience-run beside it for
+# `run`), and the library through pkg-config.
 build_gpiod2() {
     [ -f "$GPIOD2_PREFIX/lib/pkgconfig/libgpiod.pc" ] || "$ROOT/.ci/libgpiod2.sh" "$GPIOD2_PREFIX"
     PKG_CONFIG_PATH=$GPIOD2_PREFIX/lib/pkgconfig swift build --package-path "$ROOT" \
-        --scratch-path "$ROOT/.build/gpiod2" --product ambience
+        --scratch-path "$ROOT/.build/gpiod2" --product ambience &&
+        PKG_CONFIG_PATH=$GPIOD2_PREFIX/lib/pkgconfig swift build --package-path "$ROOT" \
+            --scratch-path "$ROOT/.build/gpiod2" --product ambience-run
 }
 
 phase setup setup

@@ -18,11 +18,13 @@ probe_tells_the_chips_apart() {
     tsl2591_set_lux 300
     opt3001_set_lux 300
     expect_exit 0 "$AMBIENCE" probe --bus "$BH1750_BUS"
-    grep -q "^/dev/i2c-$BH1750_BUS 0x10: VEML7700 (by its ID register)" "$RIG_WORK/out"
-    grep -q "^/dev/i2c-$BH1750_BUS 0x23: BH1750 (by behaviour" "$RIG_WORK/out"
-    grep -q "^/dev/i2c-$BH1750_BUS 0x29: TSL2591 (by its ID register)" "$RIG_WORK/out"
-    grep -q "^/dev/i2c-$BH1750_BUS 0x39: TSL2561.*by its ID register" "$RIG_WORK/out"
-    grep -q "^/dev/i2c-$BH1750_BUS 0x44: OPT3001 (by its manufacturer and device ID registers)" "$RIG_WORK/out"
+    {
+        grep -q "^/dev/i2c-$BH1750_BUS 0x10: VEML7700 (by its ID register)" "$RIG_WORK/out" &&
+            grep -q "^/dev/i2c-$BH1750_BUS 0x23: BH1750 (by behaviour" "$RIG_WORK/out" &&
+            grep -q "^/dev/i2c-$BH1750_BUS 0x29: TSL2591 (by its ID register)" "$RIG_WORK/out" &&
+            grep -q "^/dev/i2c-$BH1750_BUS 0x39: TSL2561.*by its ID register" "$RIG_WORK/out" &&
+            grep -q "^/dev/i2c-$BH1750_BUS 0x44: OPT3001 (by its manufacturer and device ID registers)" "$RIG_WORK/out"
+    } || { echo "probe printed:"; cat "$RIG_WORK/out"; return 1; }
     probe_blames_no_bus
     expect_equal 5 "$(grep -c "^/dev/i2c-$BH1750_BUS 0x" "$RIG_WORK/out")" "addresses reported" ||
         { cat "$RIG_WORK/out"; return 1; }
