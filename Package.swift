@@ -76,7 +76,8 @@ let package = Package(
         // descriptor (kind, addresses, [sensor.NAME] table, probe, driver), listed in Chips.all.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .target(
-            name: "AmbienceSensors", dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceConfig", "TOML", "CI2C"]),
+            name: "AmbienceSensors",
+            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceConfig", "TOML", "CI2C"]),
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
@@ -90,7 +91,8 @@ let package = Package(
         .target(
             name: "AmbienceDaemon",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML", "AmbienceConfig",
+                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML",
+                "AmbienceConfig",
                 "AmbienceCommandLine",
             ]),
         // `ambience run` execs this: the daemon alone, the executable the unit keeps running.
@@ -101,7 +103,9 @@ let package = Package(
         // the daemon never imports it.
         .target(
             name: "AmbienceSimulation",
-            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "AmbienceDaemon"]),
+            dependencies: [
+                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "AmbienceDaemon",
+            ]),
 
         // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
         .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
@@ -111,15 +115,18 @@ let package = Package(
         .executableTarget(
             name: "ambience-kiosk",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceSystem", "AmbienceCommandLine",
+                "AmbienceClient", "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceSystem",
+                "AmbienceCommandLine",
             ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
         .executableTarget(
             name: "ambience",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceOutputs", "AmbiencePlot", "AmbienceSensors",
-                "AmbienceSimulation", "AmbienceSystem", "AmbienceCommandLine", "AmbienceConfig", "AmbienceKiosk",
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceOutputs", "AmbiencePlot",
+                "AmbienceSensors",
+                "AmbienceSimulation", "AmbienceSystem", "AmbienceCommandLine", "AmbienceConfig",
+                "AmbienceKiosk",
                 "AmbienceServe", "AmbienceMQTT",
             ]),
 
@@ -134,7 +141,8 @@ let package = Package(
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceServe", "AmbienceConfig", "AmbienceSystem", "AmbienceCommandLine",
+                "AmbienceClient", "AmbienceCore", "AmbienceServe", "AmbienceConfig", "AmbienceSystem",
+                "AmbienceCommandLine",
                 "CMicroHTTPD",
                 "CMicroHTTPDShim",
             ],
@@ -149,7 +157,8 @@ let package = Package(
         .executableTarget(
             name: "ambience-mqtt",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceMQTT", "AmbienceConfig", "AmbienceSystem", "AmbienceCommandLine",
+                "AmbienceClient", "AmbienceCore", "AmbienceMQTT", "AmbienceConfig", "AmbienceSystem",
+                "AmbienceCommandLine",
                 "CMosquitto",
             ]),
         .executableTarget(
@@ -159,16 +168,23 @@ let package = Package(
             ],
             path: "Benchmarks/AmbienceBench"),
 
+        // What the test targets share (a scratch directory); no production target imports it.
+        .target(name: "AmbienceTestSupport", dependencies: ["AmbienceSystem"], path: "Tests/TestSupport"),
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
         .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
         .testTarget(
             name: "AmbienceSensorsTests",
             dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem"]),
-        .testTarget(name: "AmbienceClientTests", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceSystem"]),
+        .testTarget(
+            name: "AmbienceClientTests",
+            dependencies: ["AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceSystem"]),
         .testTarget(
             name: "AmbienceOutputsTests",
-            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceOutputs", "AmbienceSimulation", "AmbienceSystem"]),
+            dependencies: [
+                "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceOutputs",
+                "AmbienceSimulation", "AmbienceSystem",
+            ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
@@ -179,7 +195,9 @@ let package = Package(
         .testTarget(
             name: "AmbienceDaemonTests",
             dependencies: [
-                "AmbienceClient", "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig", "AmbienceCore",
+                "AmbienceTestSupport",
+                "AmbienceClient", "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig",
+                "AmbienceCore",
                 "AmbienceSystem", "AmbienceOutputs", "AmbienceSensors", "TOML",
             ]),
         .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceConfig"]),

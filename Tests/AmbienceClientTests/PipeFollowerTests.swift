@@ -1,5 +1,6 @@
 import AmbienceClient
 import AmbienceSystem
+import AmbienceTestSupport
 import Testing
 
 #if canImport(Glibc)

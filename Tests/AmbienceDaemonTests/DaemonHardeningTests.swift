@@ -5,40 +5,12 @@ import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSimulation
 import AmbienceSystem
+import AmbienceTestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// A fresh directory under /tmp for the real pipes and files of one test, removed after it.
-final class ScratchDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/ambience-daemon-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
-
-    deinit { Self.remove(path) }
-
-    private static func remove(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            for name in (try? FileSystem.entries(of: path)) ?? [] { remove(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
-    }
-
-    func mode(of name: String) -> UInt32 {
-        var info = stat()
-        guard lstat(path + "/" + name, &info) == 0 else { return 0 }
-        return UInt32(info.st_mode & 0o777)
-    }
-}
 
 /// What systemd would have been told.
 final class RecordingNotifier: ServiceNotifying {
@@ -54,7 +26,7 @@ final class RecordingNotifier: ServiceNotifying {
 /// real pipes, state file and control pipe, assembled as `run` assembles them.
 final class RealPartsRig {
     let clock = ManualClock(now: 100)
-    let directory = ScratchDirectory()
+    let directory = TemporaryDirectory()
     let bus: MockI2CBus
     let gpio = FakeGPIO(chips: [FakeGPIO.Chip(name: "gpiochip0", label: "test", lineCount: 8)])
     let log = LogRecorder()
@@ -214,7 +186,7 @@ final class RealPartsRig {
 
 @Suite struct DaemonWaitTests {
     @Test func anOverrideDuringAConversionActsAtOnce() throws {
-        let directory = ScratchDirectory()
+        let directory = TemporaryDirectory()
         let control = try ControlPipe(path: directory.path + "/control", log: { _ in })
         let writer = try FileDescriptor.open(directory.path + "/control", O_WRONLY | O_NONBLOCK)
         defer { writer.close() }

@@ -4,6 +4,7 @@ import AmbienceCore
 import AmbienceDaemon
 import AmbienceOutputs
 import AmbienceSystem
+import AmbienceTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -74,7 +75,7 @@ struct DaemonRecordTests {
     }
 
     @Test func anOverrideInTheRecordReplaysWithinOneSampleOfTheDaemons() throws {
-        let scratch = ScratchDirectory()
+        let scratch = TemporaryDirectory()
         let clock = ManualClock(now: 0)
         let sensor = FakeSensor(clock: clock, conversion: 0) { $0 < 20 ? 300 : 2 }
         let sink = RecordingSink()
@@ -115,7 +116,7 @@ struct DaemonRecordTests {
     }
 
     @Test func aRecordLineOnTheControlPipeWritesTheRecordBesideIt() throws {
-        let scratch = ScratchDirectory()
+        let scratch = TemporaryDirectory()
         let directory = scratch.path + "/run"
         let clock = ManualClock(now: 0)
         let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
@@ -173,7 +174,7 @@ struct PersistentRecordTests {
     }
 
     @Test func anHourAtTenHertzIsWrittenInTwelveBatches() throws {
-        let scratch = ScratchDirectory()
+        let scratch = TemporaryDirectory()
         let clock = ManualClock(now: 0)
         let store = RecordStore(directory: scratch.path + "/lib", maximumBytes: 50_000_000)
         let daemon = Self.daemon(clock, store: store, configuration: daemonConfiguration(interval: 0.1))
@@ -186,7 +187,7 @@ struct PersistentRecordTests {
     }
 
     @Test func aLongFlushIntervalNeverLosesRows() throws {
-        let scratch = ScratchDirectory()
+        let scratch = TemporaryDirectory()
         let clock = ManualClock(now: 0)
         var configuration = daemonConfiguration(interval: 0.1)
         configuration.record.flushInterval = 7200
@@ -204,7 +205,7 @@ struct PersistentRecordTests {
     }
 
     @Test func aFullFileIsRotatedAndEachFileStartsWithTheHeader() throws {
-        let scratch = ScratchDirectory()
+        let scratch = TemporaryDirectory()
         let clock = ManualClock(now: 0)
         let store = RecordStore(directory: scratch.path, maximumBytes: 100_000)
         let daemon = Self.daemon(clock, store: store, configuration: daemonConfiguration(interval: 0.1))

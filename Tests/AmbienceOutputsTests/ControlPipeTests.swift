@@ -1,6 +1,7 @@
 import AmbienceClient
 import AmbienceCore
 import AmbienceSystem
+import AmbienceTestSupport
 import Testing
 
 @testable import AmbienceOutputs

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceSystem
+import AmbienceTestSupport
 import Testing
 
 @testable import AmbienceOutputs
