@@ -17,21 +17,10 @@ trap 'kill "$daemon" "$reader" 2>/dev/null; rm -rf "$work"' EXIT
 if [ -x "$dir/ambience-run" ]; then program=("$work/daemon"); cp "$dir/ambience-run" "$work/daemon"
 else program=("$work/daemon" run); cp "$dir/ambience" "$work/daemon"; fi
 strip "$work/daemon"
-mkdir -p "$work/iio" "$work/run"
-echo 312.5 >"$work/iio/in_illuminance_input"
-echo footprint >"$work/iio/name"
-cat >"$work/ambience.toml" <<TOML
-state_file = "$work/run/state.json"
-control_pipe = "$work/run/control"
-state_directory = "$work/run/lib"
-[sensor]
-kind = "iio"
-device = "$work/iio"
-interval = 0.1
-[pipes]
-paths = ["$work/run/state"]
-TOML
-"${program[@]}" --config "$work/ambience.toml" 2>"$work/log" &
+# shellcheck source=scripts/scratch-daemon.sh
+. scripts/scratch-daemon.sh
+scratch_daemon "$work"
+"${program[@]}" --config "$work/run.toml" 2>"$work/log" &
 daemon=$!
 for _ in $(seq 50); do [ -p "$work/run/state" ] && break; sleep 0.1; done
 cat "$work/run/state" >/dev/null &

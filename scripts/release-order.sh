@@ -18,19 +18,9 @@ bin=$(scripts/release-build.sh --scratch-path .build/order --show-bin-path)
 # valgrind 3.19 cannot read this toolchain's DWARF
 strip -g -o "$work/ambience" "$bin/ambience"
 strip -g -o "$work/ambience-run" "$bin/ambience-run"
-mkdir -p "$work/iio"
-echo 312.5 >"$work/iio/in_illuminance_input"
-cat >"$work/run.toml" <<TOML
-state_file = "$work/run/state.json"
-control_pipe = "$work/run/control"
-state_directory = "$work/run/lib"
-[sensor]
-kind = "iio"
-device = "$work/iio"
-interval = 0.1
-[pipes]
-paths = ["$work/run/state"]
-TOML
+# shellcheck source=scripts/scratch-daemon.sh
+. scripts/scratch-daemon.sh
+scratch_daemon "$work"
 sed -e 's/^kind = "iio"/kind = "bh1750"/' -e '/^device = /d' "$work/run.toml" >"$work/simulate.toml"
 profile() {  # profile OUT PROGRAM ARGUMENTS...: callgrind over 15 s, a pipe reader after 4 s
     local out=$1
