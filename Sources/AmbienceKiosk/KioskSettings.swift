@@ -73,7 +73,7 @@ public struct KioskSettings: Equatable, Sendable {
         regular: Appearance = .defaultAppearance(for: .regular),
         contrast: Appearance = .defaultAppearance(for: .contrast),
         restart: Bool = false, restartDelay: Double = 1, restartDelayLimit: Double = 60,
-        answerTimeout: Double = 15, stopTimeout: Double = 5, userDataDirectory: String? = nil
+        answerTimeout: Double = 60, stopTimeout: Double = 5, userDataDirectory: String? = nil
     ) {
         self.pipe = pipe
         self.invert = invert

@@ -149,7 +149,7 @@ import Testing
                 restart = false
                 restart_delay = 1
                 restart_delay_max = 60
-                answer_timeout = 15
+                answer_timeout = 60
                 stop_timeout = 5
                 # user_data_dir: $XDG_STATE_HOME/ambience/kiosk-browser, else ~/.local/state/…
 
