@@ -11,7 +11,8 @@
 #               for a package
 #   BINDIR      the binaries                    (/usr/local/bin, /usr/bin)
 #   SHAREDIR    boards/ and the shipped configuration (…/share/ambience)
-#   DOCDIR      README.md and the docs/ pages it links to, with their pictures (…/share/doc/ambience)
+#   DOCDIR      README.md and the docs/ pages it links to, with their pictures and the cage kiosk
+#               unit of examples/ (…/share/doc/ambience)
 #   MANDIR      man1/ambience.1 and each companion's own man1/ambience-NAME.1, man5/ambience.toml.5
 #               (…/share/man)
 #   UNITDIR     the UNITS, with @BINDIR@ and @DOCDIR@ filled in
@@ -48,6 +49,8 @@ place_files() {
     install -d "$DEST$DOCDIR/docs/images"
     install -m 0644 "$root"/docs/*.md "$DEST$DOCDIR/docs/"
     install -m 0644 "$root"/docs/images/*.png "$DEST$DOCDIR/docs/images/"
+    # docs/kiosk.md links it as ../examples/: the unit a cage kiosk copies.
+    install -D -m 0644 "$root/examples/ambience-kiosk-cage.service" "$DEST$DOCDIR/examples/ambience-kiosk-cage.service"
     install -m 0644 "$root/docs/man/ambience.1" "$DEST$MANDIR/man1/ambience.1"
     for name in $COMPANIONS; do
         install -m 0644 "$root/docs/man/ambience-$name.1" "$DEST$MANDIR/man1/ambience-$name.1"

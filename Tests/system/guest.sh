@@ -44,7 +44,7 @@ journal_since() { journalctl --no-pager -q --after-cursor="$1" "${@:2}"; }
 install_package() {
     # As the README says, from the directory the package was copied to.
     cp "$R"/old/ambience_*.deb /home/pi/
-    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_amd64.deb ||
+    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_*.deb ||
         fail "apt install"
     getent passwd ambience && id ambience | grep -q '(i2c)' && id ambience | grep -q '(gpio)' || fail "user"
     active ambience && fail "the package started the daemon"
@@ -72,7 +72,7 @@ start() {
     }
     active ambience || fail "not active"
     usermod -aG ambience pi
-    sed -i 's|^paths = .*|paths = ["/run/ambience/state", "/run/ambience/serve", "/run/ambience/mqtt"]|' "$CONFIG"
+    sed -i 's|^paths = .*|paths = ["/run/ambience/state", "/run/ambience/kiosk", "/run/ambience/serve", "/run/ambience/mqtt"]|' "$CONFIG"
     printf '\n[mqtt]\nbroker = "mqtt://localhost"\n' >>"$CONFIG"
     as_pi ambience check >/dev/null || fail "check after adding [mqtt]"
     systemctl restart ambience
@@ -382,26 +382,141 @@ outsider() {
     [ -z "$failed" ] || fail "not refused clearly:$failed"
 }
 
+
+# Scenario 8: the kiosk. The test page (Tests/browser/page1.html, nothing but media queries)
+# reports what it sees to a server on loopback, which appends each report to REPORTS.
+REPORTS=/tmp/page-reports
+page_server() {
+    if systemctl is-active --quiet rig-page; then
+        wait_for test -s /tmp/page-port
+        return
+    fi
+    rm -f "$REPORTS"
+    touch "$REPORTS"
+    systemd-run --unit=rig-page python3 "$R/page-server.py" /tmp/page-port "$REPORTS" >/dev/null
+    wait_for test -s /tmp/page-port
+}
+page_url() { echo "http://127.0.0.1:$(cat /tmp/page-port)/page1.html"; }
+# What the page saw last (its own report), and how many times it has loaded.
+page_state() { tail -n 1 "$REPORTS" 2>/dev/null | sed -n 's/.*"state": "\([a-z]*\)".*/\1/p'; }
+page_is() { [ "$(page_state)" = "$1" ]; }
+page_loads() { cat "$REPORTS" 2>/dev/null | grep -c '"kind": "load"'; }
+loads_above() { [ "$(page_loads)" -gt "$1" ]; }
+# What the kiosk's session did, for a check that failed.
+kiosk_journal() {
+    journalctl -b --no-pager -o short-monotonic -u "$1" | tail -n 25
+    pgrep -a -u pi | cut -c1-160
+}
+# A picture of the whole output, as the session's user sees it, into the rig's disk.
+screenshot() {  # screenshot USER NAME
+    local uid
+    uid=$(id -u "$1")
+    as_user "$1" env XDG_RUNTIME_DIR="/run/user/$uid" WAYLAND_DISPLAY=wayland-0 grim "/tmp/$2.png" ||
+        fail "grim $2"
+    mkdir -p "$R/out/shots"
+    cp "/tmp/$2.png" "$R/out/shots/$2.png"
+}
+# The page through each state, as the light changes, with a picture of each.
+page_follows() {  # page_follows PREFIX
+    regular_room
+    wait_for page_is regular
+    screenshot pi "$1-regular"
+    lux 3
+    wait_for state_is invert
+    wait_for page_is invert
+    echo "page: invert"
+    screenshot pi "$1-invert"
+    lux 30000
+    wait_for state_is contrast
+    wait_for page_is contrast
+    echo "page: contrast"
+    screenshot pi "$1-contrast"
+    regular_room
+    wait_for page_is regular
+}
+browser_pid() { pgrep -u pi -o -x chromium; }
+kiosk_pid() { pgrep -u pi -o -f '^/usr/bin/ambience kiosk|^ambience kiosk'; }
+
+# cage on tty1, as examples/ambience-kiosk-cage.service says: copied, its URL changed (the
+# only line to adapt, the user being pi), the getty moved off tty1.
+kiosk_cage() {
+    page_server
+    local url loads browser
+    url=$(page_url)
+    sed "s|http://homeassistant.local:8123/|$url|" /usr/share/doc/ambience/examples/ambience-kiosk-cage.service \
+        >/etc/systemd/system/ambience-kiosk.service
+    diff /usr/share/doc/ambience/examples/ambience-kiosk-cage.service /etc/systemd/system/ambience-kiosk.service
+    id -nG pi | tr ' ' '\n' | grep -qx video && id -nG pi | grep -qw render || fail "pi not in video and render"
+    systemctl disable getty@tty1
+    loads=$(page_loads)
+    systemctl enable --now ambience-kiosk || fail "enable --now ambience-kiosk"
+    timeout 240 bash -c "$(declare -f page_loads loads_above wait_for); REPORTS=$REPORTS; wait_for loads_above $loads" ||
+        { kiosk_journal ambience-kiosk; fail "no page loaded within 240 s"; }
+    echo "page loaded at $(now) s: $(tail -n 1 "$REPORTS")"
+    page_follows cage
+    # Scenario 4's kiosk: a restart of the daemon is followed, and the browser stays.
+    browser=$(browser_pid)
+    [ -n "$browser" ] || fail "no chromium"
+    systemctl restart ambience
+    lux 3
+    wait_for page_is invert
+    [ "$(browser_pid)" = "$browser" ] || fail "the browser was restarted ($browser, now $(browser_pid))"
+    echo "after the daemon's restart: the page follows, chromium still PID $browser"
+    regular_room
+    wait_for page_is regular
+}
+
+# labwc, Raspberry Pi OS's desktop: a session of pi's whose autostart starts the kiosk, as
+# docs/kiosk.md says.
+kiosk_labwc() {
+    page_server
+    local loads
+    systemctl stop ambience-kiosk
+    wait_for sh -c '! pgrep -u pi -x chromium >/dev/null'
+    as_pi mkdir -p /home/pi/.config/labwc
+    echo "ambience kiosk -- chromium --kiosk $(page_url) &" | as_pi tee /home/pi/.config/labwc/autostart
+    loads=$(page_loads)
+    systemd-run --unit=rig-labwc -p User=pi -p PAMName=login -p TTYPath=/dev/tty1 -p StandardInput=tty-fail \
+        -p StandardOutput=journal -p UtmpIdentifier=tty1 -p UtmpMode=user labwc >/dev/null ||
+        fail "labwc session"
+    timeout 240 bash -c "$(declare -f page_loads loads_above wait_for); REPORTS=$REPORTS; wait_for loads_above $loads" ||
+        { kiosk_journal rig-labwc; fail "no page loaded within 240 s"; }
+    echo "page loaded at $(now) s under labwc"
+    pgrep -u pi -a labwc
+    page_follows labwc
+    systemctl stop rig-labwc
+}
+
 # Scenario 11.
 up_a_minute() {
     awk -v up="$(now)" -v since="$(systemctl show -P ActiveEnterTimestampMonotonic "$1")" \
         'BEGIN { exit !(up - since / 1e6 >= 60) }'
 }
 memory() {
-    local total=0 unit pid mem rss pss since
+    local total=0 unit pid mem rss pss
     # Each service a minute after its start at least.
-    for unit in ambience ambience-serve ambience-mqtt; do
+    local units=(ambience ambience-serve ambience-mqtt)
+    [ -e "$R/no-kiosk" ] || units+=(ambience-kiosk)
+    for unit in "${units[@]}"; do
         wait_for up_a_minute "$unit"
     done
-    for unit in ambience ambience-serve ambience-mqtt; do
-        pid=$(main_pid "$unit")
+    for unit in "${units[@]}"; do
+        # The kiosk's unit runs cage, cage the kiosk, the kiosk the browser: the kiosk's own
+        # process is ours; MemoryCurrent is the whole unit's.
+        [ "$unit" = ambience-kiosk ] && pid=$(kiosk_pid) || pid=$(main_pid "$unit")
         mem=$(systemctl show -P MemoryCurrent "$unit")
         rss=$(awk '/^Rss:/ { print $2 }' "/proc/$pid/smaps_rollup")
         pss=$(awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup")
-        total=$((total + mem))
-        say "memory $unit: MemoryCurrent $((mem / 1024)) KiB, RSS $rss KiB, PSS $pss KiB"
+        [ "$unit" = ambience-kiosk ] || total=$((total + mem))
+        say "memory $unit: MemoryCurrent $((mem / 1024)) KiB, RSS $rss KiB, PSS $pss KiB ($(ps -o comm= -p "$pid"))"
     done
-    say "memory total MemoryCurrent: $((total / 1024)) KiB"
+    say "memory total MemoryCurrent of the three services: $((total / 1024)) KiB"
+    [ -e "$R/no-kiosk" ] && return
+    local browser=0
+    for pid in $(pgrep -u pi -f chromium); do
+        browser=$((browser + $(awk '/^Pss:/ { print $2 }' "/proc/$pid/smaps_rollup" 2>/dev/null || echo 0)))
+    done
+    say "memory the kiosk's Chromium: PSS $browser KiB in $(pgrep -c -u pi -f chromium) processes"
 }
 
 # Scenario 9, first half: an upgrade with the services running.
@@ -413,7 +528,7 @@ upgrade() {
     cp "$CONFIG" /root/before-upgrade.toml
     rm -f /home/pi/ambience_*.deb
     cp "$R"/new/ambience_*.deb /home/pi/
-    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_amd64.deb ||
+    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_*.deb ||
         fail "apt install (upgrade)"
     dpkg-query -W ambience
     [ "$(dpkg-query -W -f='${Version}' ambience)" = "$(dpkg-deb -f "$R"/new/ambience_*.deb Version)" ] || fail "version"
@@ -510,6 +625,16 @@ if [ ! -f "$R/boot1" ]; then
         systemctl poweroff
         exit 0
     fi
+    if [ -s "$R/only" ]; then
+        # SYSTEM_RIG_ONLY (Tests/system/run.sh): these checks alone after the setup, one boot.
+        while read -r name limit function; do
+            check "$name" "$limit" "$function"
+        done <"$R/only"
+        say "$passed passed, $failed failed"
+        sync
+        systemctl poweroff
+        exit 0
+    fi
     {
         check running-as-shipped 60 running_as_shipped
         check sandbox-as-documented 60 sandbox_as_documented
@@ -529,7 +654,9 @@ if [ ! -f "$R/boot1" ]; then
         check mqtt-override 90 mqtt_override
         check pi-in-group 60 group_member
         check outsider-refused 60 outsider
+        [ -e "$R/no-kiosk" ] || check kiosk-cage 420 kiosk_cage
         check memory 100 memory
+        [ -e "$R/no-kiosk" ] || check kiosk-labwc 300 kiosk_labwc
         check upgrade 300 upgrade
     }
     say "boot 1 done at $(now) s; rebooting"

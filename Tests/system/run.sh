@@ -35,9 +35,25 @@ cp "$debs"/2/ambience_*.deb "$payload/new/"
 # The units as the package installs them, to compare with what systemd loaded.
 dpkg-deb --fsys-tarfile "$payload"/old/ambience_*.deb | tar -x -C "$payload/units" --wildcards --strip-components=5 \
     './usr/lib/systemd/system/*.service'
-cp "$repo/Tests/system/guest.sh" "$payload/guest.sh"
+cp "$repo/Tests/system/guest.sh" "$repo/Tests/system/page-server.py" "$payload/"
+mkdir -p "$payload/browser"
+cp "$repo"/Tests/browser/{observer.py,page1.html,page2.html,outer.html,report.js} "$payload/browser/"
+# For working on the rig: SYSTEM_RIG_ONLY="NAME TIMEOUT FUNCTION;…" runs those checks of
+# Tests/system/guest.sh alone after the install and setup steps, in one boot.
+[ -z "${SYSTEM_RIG_ONLY:-}" ] || tr ';' '\n' <<<"$SYSTEM_RIG_ONLY" >"$payload/only"
 echo "rig: packages and disk ready in $(($(date +%s) - started)) s"
 status=0
 "$repo/rig/system/run.sh" "$payload" || status=$?
+# The kiosk's pictures, from the rig's disk as the guest left it (debugfs reads the image
+# without mounting it), each checked to show the page in its state. SYSTEM_RIG_SAVE_SHOTS=DIR
+# copies them there as system-*.png (docs/images: make system-screenshots).
+shots=$out/shots
+rm -rf "$shots"
+mkdir -p "$shots"
+debugfs -R "rdump /out/shots $shots" "$out/run/rig.img" >/dev/null 2>&1 || true
+if [ -z "${SYSTEM_RIG_ONLY:-}" ] || ls "$shots"/shots/*.png >/dev/null 2>&1; then
+    python3 "$repo/Tests/system/check-shots.py" "$shots/shots" ${SYSTEM_RIG_SAVE_SHOTS:+--save "$SYSTEM_RIG_SAVE_SHOTS"} ||
+        status=1
+fi
 echo "rig: make test-system took $(($(date +%s) - started)) s"
 exit $status

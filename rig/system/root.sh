@@ -13,11 +13,14 @@ roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
 root=$roots/trixie-amd64-system
 mirror=${AMBIENCE_MIRROR:-http://deb.debian.org/debian}
 # systemd, udev and the kernel (with initramfs-tools, which makes its initrd); the package's
-# Depends; the programs the README's steps and the checks use; mosquitto for ambience-mqtt.
+# Depends; the programs the README's steps and the checks use; mosquitto for ambience-mqtt; the
+# kiosk's compositors (cage for Pi OS Lite, labwc for its desktop), Chromium, grim for the
+# pictures, and python3 for the test page's server (Tests/browser/observer.py).
 PACKAGES=(
     systemd systemd-sysv udev dbus kmod linux-image-amd64 initramfs-tools
     libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1 libstdc++6 libgcc-s1
     sudo i2c-tools gpiod procps iproute2 curl mosquitto mosquitto-clients less
+    cage labwc chromium grim fonts-dejavu-core python3
 )
 stamp=$root/.ambience-system
 want=$(printf '%s\n' "${PACKAGES[@]}" | sort -u)

@@ -33,8 +33,10 @@ echo "rig: disks made in $(elapsed) s" >&2
 # Software emulation (this host's /dev/kvm cannot run a stock kernel). No -no-reboot: a reboot
 # in the guest boots it again; its power-off ends QEMU.
 set +e
-timeout --kill-after=10 "$timeout" qemu-system-x86_64 -M pc -accel tcg -cpu max -m 1536M -smp 2 \
-    -display none -nodefaults -serial stdio -monitor none \
+# A standard VGA card (bochs-drm): the DRM device and virtual terminals the kiosk's compositor
+# takes, as a Pi's HDMI output gives them.
+timeout --kill-after=10 "$timeout" qemu-system-x86_64 -M pc -accel tcg -cpu max -m 2048M -smp 2 \
+    -display none -nodefaults -serial stdio -monitor none -device VGA \
     -drive "file=$run/root.img,format=raw,if=virtio" -drive "file=$run/rig.img,format=raw,if=virtio" \
     -kernel "$root/boot/vmlinuz-$kver" -initrd "$root/boot/initrd.img-$kver" \
     -append "root=/dev/vda rw console=ttyS0 quiet loglevel=3 panic=-1 systemd.show_status=error" \

@@ -88,13 +88,14 @@ printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0
 [ -s "$root/etc/machine-id" ] && [ "$(cat "$root/etc/machine-id")" != uninitialized ] ||
     od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$root/etc/machine-id"
 # Raspberry Pi OS's groups and first user: i2c and gpio exist before the package comes (its
-# sysusers.d then finds them), and pi is in them and in sudo, without a password. And a user
+# sysusers.d then finds them), and pi is in them, in sudo (without a password) and in the
+# display's groups (video, render, input). And a user
 # outside every group the package makes.
 for g in i2c gpio; do
     grep -q "^$g:" "$root/etc/group" || chroot "$root" groupadd --system "$g"
 done
 grep -q '^pi:' "$root/etc/passwd" || chroot "$root" useradd -m -s /bin/bash pi
-chroot "$root" usermod -aG sudo,i2c,gpio pi
+chroot "$root" usermod -aG sudo,i2c,gpio,video,render,input pi
 grep -q '^visitor:' "$root/etc/passwd" || chroot "$root" useradd -m -s /bin/bash visitor
 echo "$kver" >"$out/kernel-version"
 log "ready: $root, kernel $kver"
