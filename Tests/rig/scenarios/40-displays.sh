@@ -15,6 +15,28 @@ the_backlight_class_device_takes_writes() {
     expect_equal 200 "$(test_backlight_applied)" "after a refused write"
 }
 
+# udev/99-ambience.rules gives the brightness attribute to `video` with g+w: `udevadm test`
+# shows the commands it would run, which are run here as udev would; then a user in `video`
+# may write the brightness, one outside it may not.
+the_udev_rule_gives_video_the_brightness() {
+    local video_gid
+    video_gid=$(getent group video | cut -d: -f3)
+    mkdir -p /run/udev/rules.d
+    cp udev/99-ambience.rules /run/udev/rules.d/
+    udevadm test --action=add "$TEST_BACKLIGHT" >"$RIG_WORK/udev.log" 2>&1 || { cat "$RIG_WORK/udev.log"; return 1; }
+    sed -n "s/^run: '\(.*\)'$/\1/p" "$RIG_WORK/udev.log" >"$RIG_WORK/udev.run"
+    {
+        grep -qx "/bin/chgrp video $TEST_BACKLIGHT/brightness" "$RIG_WORK/udev.run" &&
+            grep -qx "/bin/chmod g+w $TEST_BACKLIGHT/brightness" "$RIG_WORK/udev.run"
+    } || { echo "the rule's commands are not in udev's plan:"; cat "$RIG_WORK/udev.log"; return 1; }
+    grep -F "$TEST_BACKLIGHT/brightness" "$RIG_WORK/udev.run" | sh -e
+    expect_equal "$video_gid" "$(stat -Lc %g "$TEST_BACKLIGHT/brightness")" "the attribute's group"
+    as_user "$video_gid" -- sh -c "echo 30 >$TEST_BACKLIGHT/brightness"
+    expect_equal 30 "$(test_backlight_applied)" "written by a member of video"
+    ! as_user -- sh -c "echo 31 >$TEST_BACKLIGHT/brightness" 2>/dev/null
+    expect_equal 30 "$(test_backlight_applied)" "after a write by a non-member"
+}
+
 ddcutil_detects_the_monitor_by_its_edid() {
     expect_exit 0 ddcutil detect
     grep -q "/dev/i2c-$BH1750_BUS" "$RIG_WORK/out" && grep -q "Ambience DDC" "$RIG_WORK/out" ||
@@ -68,6 +90,7 @@ an_unplugged_monitor_is_gone_and_comes_back() {
 }
 
 check "the module's backlight class device exists and takes writes" the_backlight_class_device_takes_writes
+check "the udev rule gives the brightness attribute to video, g+w" the_udev_rule_gives_video_the_brightness
 check "ddcutil detect finds the test adapter's monitor by its EDID name" ddcutil_detects_the_monitor_by_its_edid
 check "ddcutil getvcp 10 reads what setvcp 10 wrote" ddcutil_reads_what_it_wrote
 check "ambience probe lists the backlight and the DDC/CI monitor, as ddcutil reads it" probe_lists_the_backlight_and_the_monitor
