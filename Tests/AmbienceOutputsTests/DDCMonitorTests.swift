@@ -130,7 +130,7 @@ struct DDCMonitorTests {
         rig.drive(until: 110)
         #expect(rig.logged.count == 1)
         #expect(rig.logged.first?.hasPrefix("ddc:mock (0x37): ") == true)
-        #expect(rig.logged.first?.contains("no acknowledge") == true)
+        #expect(rig.logged.first?.contains("no acknowledge at 0x37: the monitor is off") == true)
         #expect(rig.monitor.fault != nil)
         // A failed Set, then a Get each second at most.
         #expect(rig.transfers - transfersBefore <= 11)

@@ -142,7 +142,7 @@ public final class DDCMonitor: Backlight {
             try bus?.write(DDCCI.getRequest(DDCCI.brightness), to: address)
             replyDue = now + DDCCI.replyDelay
         } catch {
-            failed(error.explanation, now: now)
+            failed(Self.describe(error), now: now)
         }
     }
 
@@ -155,7 +155,7 @@ public final class DDCMonitor: Backlight {
             let bytes = try bus.read(count: DDCCI.getReplyLength, from: address)
             value = try DDCCI.decodeGetReply(bytes, code: DDCCI.brightness)
         } catch let error as I2CError {
-            return failed(error.explanation, now: now)
+            return failed(Self.describe(error), now: now)
         } catch let error as DDCCI.ReplyError {
             return failed("Get VCP 0x10: \(error)", now: now)
         } catch {
@@ -178,8 +178,15 @@ public final class DDCMonitor: Backlight {
             busFreeAt = now + DDCCI.messageDelay
             nextWriteAt = now + Self.writeInterval
         } catch {
-            failed(error.explanation, now: now)
+            failed(Self.describe(error), now: now)
         }
+    }
+
+    /// What a bus error means for a monitor: the I2C layer's hint about a sensor's wiring does
+    /// not fit one that is simply off.
+    static func describe(_ error: I2CError) -> String {
+        guard error.kind == .notAcknowledged else { return error.explanation }
+        return "no acknowledge at 0x37: the monitor is off, unplugged, or has DDC/CI switched off"
     }
 
     /// A fault: logged when it begins; the maximum is read again (the monitor may be another
