@@ -24,6 +24,7 @@ let fuzzTargets: [Target] =
         ),
         ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
         ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
+        ("FuzzDisplayReplies", "Fuzz/DisplayReplies", ["AmbienceCore"]),
         ("FuzzEventLines", "Fuzz/EventLines", ["AmbienceCore"]),
         ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
         ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),

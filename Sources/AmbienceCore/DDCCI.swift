@@ -124,6 +124,7 @@ public enum DDCCI {
         let payload = Array(try replyPayload(bytes))
         guard payload[0] == getReplyOpcode else { throw .unexpectedOpcode(payload[0]) }
         guard payload.count >= 8 else { throw .truncated }
+        guard payload.count == 8 else { throw .badFraming }
         guard payload[1] == 0x00 else { throw .unsupported(code: payload[2], result: payload[1]) }
         guard payload[2] == code else { throw .otherFeature(payload[2]) }
         return FeatureValue(

@@ -54,6 +54,10 @@ struct DDCCITests {
         #expect(throws: DDCCI.ReplyError.truncated) {
             try DDCCI.decodeGetReply([0x6E, 0x88, 0x02, 0x00, 0x10], code: 0x10)
         }
+        // A Get reply's payload is eight bytes, not more.
+        var long: [UInt8] = [0x6E, 0x89, 0x02, 0x00, 0x10, 0x00, 0x00, 0x64, 0x00, 0x32, 0x00]
+        long.append(long.reduce(UInt8(0x50), ^))
+        #expect(throws: DDCCI.ReplyError.badFraming) { try DDCCI.decodeGetReply(long, code: 0x10) }
     }
 
     @Test func reportsAnUnsupportedFeatureAndAnotherFeature() {
