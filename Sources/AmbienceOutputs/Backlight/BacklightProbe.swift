@@ -3,8 +3,8 @@ import AmbienceSensors
 import AmbienceSystem
 
 /// What `ambience probe` says about displays: the backlight class devices in sysfs, and a
-/// DDC/CI monitor on an I2C bus. Unlike the daemon's drivers it may wait (it is a command run
-/// by hand), so it keeps DDC/CI's delays by sleeping on the clock it is given.
+/// DDC/CI monitor on an I2C bus. Unlike the daemon it may wait (it is a command run by hand): it
+/// runs the daemon's `DDCMonitor` and sleeps out the deadlines it returns.
 public enum BacklightProbe {
     public static let sysfsBacklights = "/sys/class/backlight"
 
@@ -36,19 +36,9 @@ public enum BacklightProbe {
         public var brightness: Result<DDCCI.FeatureValue, DDCFailure>
     }
 
-    /// Why a monitor with an EDID gave no brightness.
-    public enum DDCFailure: Error, Sendable, CustomStringConvertible {
-        case bus(I2CError)
-        case reply(DDCCI.ReplyError)
-
-        public var description: String {
-            switch self {
-            case .bus(let error) where error.kind == .notAcknowledged:
-                "no DDC/CI at 0x37 (nothing acknowledges; is DDC/CI enabled in the monitor's menu?)"
-            case .bus(let error): error.explanation
-            case .reply(let error): "Get VCP 0x10: \(error)"
-            }
-        }
+    /// Why a monitor with an EDID gave no brightness, as the daemon's driver would log it.
+    public struct DDCFailure: Error, Sendable, CustomStringConvertible {
+        public var description: String
     }
 
     /// The monitor on `bus`: nil unless a valid EDID answers at 0x50 (a bus without one is no
@@ -61,20 +51,18 @@ public enum BacklightProbe {
         return Monitor(edid: edid, brightness: brightness(on: bus, clock: clock))
     }
 
+    /// One Get VCP Feature 0x10 through the daemon's own driver, its deadlines slept out.
     static func brightness(on bus: any I2CBus, clock: any Clock) -> Result<DDCCI.FeatureValue, DDCFailure> {
-        let address = I2CAddress(rawValue: DDCCI.displayAddress)
-        do {
-            try bus.write(DDCCI.getRequest(DDCCI.brightness), to: address)
-            clock.sleep(seconds: DDCCI.replyDelay)
-            let reply = try bus.read(count: DDCCI.getReplyLength, from: address)
-            clock.sleep(seconds: DDCCI.messageDelay)
-            do {
-                return .success(try DDCCI.decodeGetReply(reply, code: DDCCI.brightness))
-            } catch {
-                return .failure(.reply(error))
-            }
-        } catch {
-            return .failure(.bus(error))
+        let monitor = DDCMonitor(bus: bus, name: "probe", log: { _ in })
+        defer { monitor.close() }
+        var due = monitor.poll(now: clock.now)
+        while monitor.lastReading == nil && monitor.fault == nil, let deadline = due {
+            clock.sleep(until: deadline)
+            due = monitor.poll(now: clock.now)
         }
+        // The standard's rest after the reply, for whoever speaks to the monitor next.
+        clock.sleep(seconds: DDCCI.messageDelay)
+        if let reading = monitor.lastReading { return .success(reading) }
+        return .failure(DDCFailure(description: monitor.fault ?? "no reply"))
     }
 }

@@ -39,6 +39,8 @@ public final class DDCMonitor: Backlight {
 
     /// The feature's maximum as the monitor reported it; nil until a Get reply gives it.
     public private(set) var maximum: UInt16?
+    /// The monitor's last good Get VCP Feature 0x10 reply: its maximum and brightness then.
+    public private(set) var lastReading: DDCCI.FeatureValue?
     /// The latest percent asked for.
     public private(set) var wish: Int?
     /// The raw value last written successfully; nil when none since the last fault.
@@ -165,6 +167,7 @@ public final class DDCMonitor: Backlight {
             return failed("the monitor reports a maximum brightness of 0", now: now)
         }
         maximum = value.maximum
+        lastReading = value
         if let fault {
             log("\(name): recovered after '\(fault)'; brightness \(value.current) of \(value.maximum)")
             self.fault = nil
