@@ -188,6 +188,37 @@ struct DDCMonitorTests {
         #expect(DDCMonitor.raw(percent: -5, maximum: 100) == 0)
     }
 
+    @Test func byBusSelectorItOpensTheBusAtOnceAndReopensAfterAFailure() throws {
+        let clock = ManualClock()
+        let bus = MockI2CBus(clock: clock)
+        let emulator = DDCMonitorEmulator.attach(to: bus)
+        var opened = 0
+        let open: ReopeningI2CBus.Open = { _ throws(I2CError) in
+            opened += 1
+            return bus
+        }
+        let monitor = try DDCMonitor(.number(20), log: { _ in }, open: open)
+        #expect(monitor.name == "ddc:20 (0x37)")
+        #expect(opened == 1)
+        bus.injectFault(.ioError, at: DDCMonitorRig.display)
+        monitor.set(percent: 20, now: clock.now)
+        #expect(monitor.fault != nil)
+        clock.advance(by: 1)
+        #expect(monitor.poll(now: clock.now) == clock.now + DDCCI.replyDelay)
+        #expect(opened == 2)
+        clock.advance(by: DDCCI.replyDelay)
+        _ = monitor.poll(now: clock.now)
+        clock.advance(by: DDCCI.messageDelay)
+        #expect(monitor.poll(now: clock.now) == nil)
+        #expect(emulator.brightness == 20)
+        #expect(throws: I2CError.self) {
+            let missing: ReopeningI2CBus.Open = { _ throws(I2CError) in
+                throw I2CError(.busMissing, bus: "/dev/i2c-21")
+            }
+            _ = try DDCMonitor(.number(21), log: { _ in }, open: missing)
+        }
+    }
+
     @Test func namesTheBusAsItWasGiven() {
         #expect(DDCMonitor.name(of: .number(1)) == "ddc:1 (0x37)")
         #expect(DDCMonitor.name(of: .name("DP-1")) == "ddc:DP-1 (0x37)")
