@@ -24,6 +24,7 @@ let fuzzTargets: [Target] =
         ),
         ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
         ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
+        ("FuzzDisplayReplies", "Fuzz/DisplayReplies", ["AmbienceCore"]),
         ("FuzzEventLines", "Fuzz/EventLines", ["AmbienceCore"]),
         ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
         ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
@@ -68,9 +69,13 @@ let package = Package(
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
+        // AmbienceSensors for its I2C layer: a DDC/CI monitor's backlight (Backlight/) is driven over
+        // the same /dev/i2c-N buses, named the same way, as the sensors.
         .target(
             name: "AmbienceOutputs",
-            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceSystem", "CGPIODShim"]),
+            dependencies: [
+                "AmbienceClient", "AmbienceCore", "AmbienceSensors", "AmbienceSystem", "CGPIODShim",
+            ]),
 
         // The I2C bus protocol, i2c-dev, and one folder per chip (Chips/NAME): its driver, settings and
         // descriptor (kind, addresses, [sensor.NAME] table, probe, driver), listed in Chips.all.
@@ -183,7 +188,7 @@ let package = Package(
             name: "AmbienceOutputsTests",
             dependencies: [
                 "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceOutputs",
-                "AmbienceSimulation", "AmbienceSystem",
+                "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem",
             ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),

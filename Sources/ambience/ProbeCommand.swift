@@ -1,5 +1,6 @@
 import AmbienceCommandLine
 import AmbienceCore
+import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSystem
 
@@ -14,6 +15,9 @@ let probeCommand = Command(
           bus, identifies what answers (by ID registers, the BH1750 by behaviour) and shows a
           first reading. Problems met on the way (no bus, no permission, an address claimed by a
           kernel driver) are explained.
+          Displays too, for [backlight]: the backlights in /sys/class/backlight (with every
+          bus), and on each bus looked at a monitor whose EDID answers at 0x50, named by it,
+          with its brightness read through DDC/CI at 0x37.
           Exit 0 when a sensor was found, 1 when none.
 
           Addresses looked at:
@@ -61,6 +65,9 @@ private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
             printOut(describe(channel))
             sensorsFound += 1
         }
+        for backlight in BacklightProbe.sysfsEntries() {
+            printOut(describe(backlight))
+        }
     }
     guard !busNumbers.isEmpty else {
         printOut(
@@ -83,6 +90,9 @@ private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
             printOut("\(bus.path) \(finding.address): " + describe(finding.outcome))
         }
         sensorsFound += findings.filter(\.isSensor).count
+        if let monitor = BacklightProbe.monitor(on: bus, clock: clock) {
+            printOut(describe(monitor, bus: number))
+        }
         if findings.isEmpty {
             let addresses = SensorProbe.addresses.map(\.description).joined(separator: ", ")
             printOut("\(bus.path): nothing answers at \(addresses)")
@@ -109,6 +119,34 @@ private func describe(_ channel: IIOChannel) -> String {
     }
     return "\(device) '\(channel.name)' (kernel driver" + (parent.map { " on \($0)" } ?? "") + "): "
         + reading + "; read it with kind = \"iio\", device = \"\(channel.name)\""
+}
+
+/// "backlight 'rpi_backlight' (/sys/class/backlight/rpi_backlight): 200 of 255; …".
+private func describe(_ backlight: BacklightProbe.SysfsEntry) -> String {
+    let level =
+        switch (backlight.current, backlight.maximum) {
+        case (let current?, let maximum?): "brightness \(current) of \(maximum)"
+        default: "brightness unreadable"
+        }
+    return "backlight '\(backlight.name)' (\(BacklightProbe.sysfsBacklights)/\(backlight.name)): \(level); "
+        + "drive it with [backlight] device = \"\(backlight.name)\""
+}
+
+/// "ddc:20 (0x37): monitor 'DELL U2415' (DEL 0xA0C4, by its EDID at 0x50): brightness 50 of 100; …".
+private func describe(_ monitor: BacklightProbe.Monitor, bus: Int) -> String {
+    let edid = monitor.edid
+    let product = String(edid.productCode, radix: 16, uppercase: true)
+    let identity =
+        "monitor '\(edid.monitorName ?? "unnamed")' (\(edid.manufacturer) 0x"
+        + String(repeating: "0", count: max(0, 4 - product.count)) + product + ", by its EDID at 0x50)"
+    let text =
+        switch monitor.brightness {
+        case .success(let value):
+            "brightness \(value.current) of \(value.maximum) through DDC/CI; "
+                + "drive it with [backlight] device = \"ddc:\(bus)\""
+        case .failure(let failure): failure.description
+        }
+    return DDCMonitor.name(of: .number(bus)) + ": " + identity + ": " + text
 }
 
 private func describe(_ outcome: ProbeFinding.Outcome) -> String {

@@ -6,7 +6,8 @@
 #   TSL2561_BUS     i2c-stub (SMBus only): TSL2561 register files at 0x39 and 0x49
 #   BH1750_BUS      the project's ambience-test-i2c adapter (plain I2C): a VEML7700 at 0x10,
 #                   a BH1750 at 0x23, a TSL2591 at 0x29, a TSL2561 at 0x39 and an OPT3001 at
-#                   0x44, with knobs (see rig/kmod/ambience-test-i2c)
+#                   0x44, with knobs (see rig/kmod/ambience-test-i2c); a DDC/CI monitor at
+#                   0x37 with its EDID at 0x50; the module's backlight $TEST_BACKLIGHT
 #   GPIO_CHIP       gpio-sim's chip, gpiochipN: 8 lines, label $GPIO_SIM_LABEL
 #   GPIO_SIM_SYSFS  /sys/devices/platform/gpio-sim.N/gpiochipN: line K's level is
 #                   $GPIO_SIM_SYSFS/sim_gpioK/value, its pull .../sim_gpioK/pull
@@ -217,6 +218,17 @@ opt3001_replug() { test_adapter_knob opt3001_present 1; }
 opt3001_log() { test_adapter_knob opt3001_log; }
 opt3001_clear_log() { test_adapter_knob opt3001_log clear; }
 
+# ---- The test adapter's DDC/CI monitor (0x37, EDID at 0x50) and the backlight device ----
+TEST_BACKLIGHT=/sys/class/backlight/ambience-test
+# Unplugged, 0x37 and 0x50 both NACK (an HDMI cable pulled); replugged, it keeps its brightness.
+ddc_unplug() { test_adapter_knob ddc_present 0; }
+ddc_replug() { test_adapter_knob ddc_present 1; }
+# The monitor's brightness (VCP 0x10, 0 to 100) as last set, and the Set messages it took.
+ddc_brightness() { test_adapter_knob ddc_brightness; }
+ddc_sets() { test_adapter_knob ddc_sets; }
+# The backlight class device's brightness as its driver last applied it (0 to 255).
+test_backlight_applied() { test_adapter_knob backlight_brightness; }
+
 # ---- gpio-sim ----
 
 # The level of line K as the simulator sees it: what a consumer drives while it holds the
@@ -332,7 +344,7 @@ as_user() {  # as_user [GID[,GID...]] -- COMMAND...
 rig_describe_fixtures() {
     echo "kernel $(uname -r), guest uptime $(cut -d' ' -f1 /proc/uptime)s"
     echo "TSL2561_BUS=$TSL2561_BUS ($STUB_ADAPTER_NAME, TSL2561 at $STUB_ADDRESSES)"
-    echo "BH1750_BUS=$BH1750_BUS ($TEST_ADAPTER_NAME, VEML7700 at 0x10, BH1750 at 0x23, TSL2591 at 0x29, TSL2561 at 0x39, OPT3001 at 0x44)"
+    echo "BH1750_BUS=$BH1750_BUS ($TEST_ADAPTER_NAME, VEML7700 at 0x10, BH1750 at 0x23, TSL2591 at 0x29, TSL2561 at 0x39, OPT3001 at 0x44, a DDC/CI monitor at 0x37 and 0x50)"
     echo "GPIO_CHIP=$GPIO_CHIP ($GPIO_SIM_LABEL, $GPIO_SIM_LINES lines)"
     echo "GPIO_SIM_SYSFS=$GPIO_SIM_SYSFS"
     echo "GPIOD_TOOLS=$GPIOD_TOOLS ($(gpioinfo --version | head -n 1))"

@@ -34,14 +34,23 @@
  *                    = 0.01 x 2^E x R, no finer than 0.08 lx at 100 ms); LOW
  *                    and HIGH LIMIT; IDs 0x5449 (0x7E) and 0x3001 (0x7F). No
  *                    comparator or INT pin.
+ *   A monitor at 0x37 DDC/CI: Get and Set VCP Feature 0x10 (brightness,
+ *                    maximum 100), other features unsupported; its EDID
+ *                    at 0x50 names it "Ambience DDC" (manufacturer AMB,
+ *                    product 0x0037). See the section below.
  * (0x29 is a TSL2561 address too: this adapter's TSL2561 is at 0x39 only.)
+ *
+ * Besides the adapter, a backlight class device, /sys/class/backlight/
+ * ambience-test (raw, 0 to 255), as a Touch Display's backlight is.
  *
  * Knobs, in /sys/module/ambience_test_i2c/parameters/:
  *   CHIP_present                     1 plugged in, 0 unplugged: every transfer
  *                                    to the chip NACKs (-ENXIO). Plugging back
  *                                    in is a power-on reset, as on real
  *                                    hardware. CHIP: bh1750, tsl2561,
- *                                    veml7700, tsl2591, opt3001.
+ *                                    veml7700, tsl2591, opt3001, ddc (the
+ *                                    monitor: 0x37 and 0x50 together, as
+ *                                    when its HDMI cable is pulled).
  *   bh1750_millilux                  the light the BH1750 sees, in millilux
  *   bh1750_counts                    -1 (default): counts follow the light;
  *                                    otherwise every measurement yields these
@@ -65,11 +74,19 @@
  *                                    (e.g. "01 07 10", "80:03 8a"); writing
  *                                    anything clears the log
  *   bh1750_mtreg (read-only)         the MTreg as last written
+ *   ddc_brightness                   the monitor's brightness (VCP 0x10) as
+ *                                    last set; writable, as its buttons are
+ *   ddc_maximum (read-only)          its maximum, 100
+ *   ddc_sets (read-only)             Set VCP Feature 0x10 messages taken
+ *   backlight_brightness (read-only) the backlight's brightness as last
+ *                                    applied through its class device
  *   nr (load time only)              -1 (default): the next free bus number;
  *                                    otherwise this one, so that a reload can
  *                                    bring the bus back under another number,
  *                                    as a USB adapter replugged does
  */
+#include <linux/backlight.h>
+#include <linux/err.h>
 #include <linux/i2c.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -869,6 +886,209 @@ static int opt3001_transfer(struct i2c_msg *msg)
 	return 0;
 }
 
+/*
+ * ---- A DDC/CI monitor at 0x37, its EDID at 0x50 ----
+ *
+ * DDC/CI (VESA DDC/CI 1.1): a host message is [0x51, 0x80 | n, n payload bytes,
+ * checksum], the checksum the XOR of 0x6E (the monitor's write address) and
+ * every byte before it. Get VCP Feature (payload 01 CODE) readies a reply
+ * [0x6E, 0x88, 02, result, CODE, type, max hi, max lo, cur hi, cur lo,
+ * checksum], its checksum XORing 0x50 and every byte before it; result 01 for
+ * any feature but 0x10. Set VCP Feature (03 10 HI LO) sets the brightness,
+ * clamped to the maximum. A read with no reply ready, or after a message this
+ * monitor does not know, is the null message [0x6E, 0x80, 0xBE]. The
+ * standard's delays (40 ms before a reply is read, 50 ms between messages) are
+ * the host's to keep; the monitor does not check them. The brightness is kept
+ * across unplugging, as monitors store it.
+ */
+
+#define DDC_ADDR 0x37
+#define EDID_ADDR 0x50
+#define DDC_HOST_SOURCE 0x51
+#define DDC_MONITOR_ADDRESS 0x6e
+#define DDC_REPLY_DESTINATION 0x50
+#define DDC_BRIGHTNESS 0x10
+#define DDC_REPLY_BYTES 11
+#define EDID_BYTES 128
+
+static struct {
+	u8 reply[DDC_REPLY_BYTES];
+	unsigned int reply_length;	/* 0: nothing ready, the null message */
+	u8 edid_offset;
+	u8 edid[EDID_BYTES];
+} ddc;
+
+static bool ddc_present = true;
+static int ddc_brightness = 50;
+module_param(ddc_brightness, int, 0644);
+static int ddc_maximum = 100;
+module_param(ddc_maximum, int, 0444);
+static unsigned int ddc_sets;
+module_param(ddc_sets, uint, 0444);
+
+static u8 ddc_checksum(u8 seed, const u8 *bytes, unsigned int length)
+{
+	while (length--)
+		seed ^= *bytes++;
+	return seed;
+}
+
+/* A base block with no timings: header, "AMB" 0x0037, one name descriptor. */
+static void edid_make(void)
+{
+	static const u8 header[] = { 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0 };
+	static const char name[] = "Ambience DDC";
+	u16 id = ('A' - '@') << 10 | ('M' - '@') << 5 | ('B' - '@');
+	unsigned int i;
+	u8 sum = 0;
+	u8 *e = ddc.edid;
+
+	memset(e, 0, EDID_BYTES);
+	memcpy(e, header, sizeof(header));
+	e[8] = id >> 8;
+	e[9] = id & 0xff;
+	e[10] = 0x37;		/* product code, little-endian */
+	e[12] = 1;		/* serial number */
+	e[16] = 1;		/* week, year 2024, version 1.4 */
+	e[17] = 34;
+	e[18] = 1;
+	e[19] = 4;
+	e[20] = 0x80;		/* digital input */
+	e[23] = 120;		/* gamma 2.2 */
+	e[24] = 0x0a;
+	/* Descriptor 1 (offset 54): monitor name, ended by a line feed, padded. */
+	e[54 + 3] = 0xfc;
+	memset(e + 54 + 5, 0x20, 13);
+	memcpy(e + 54 + 5, name, sizeof(name) - 1);
+	e[54 + 5 + sizeof(name) - 1] = 0x0a;
+	for (i = 72; i < 126; i += 18)
+		e[i + 3] = 0x10;	/* dummy descriptors */
+	for (i = 0; i < EDID_BYTES - 1; i++)
+		sum += e[i];
+	e[EDID_BYTES - 1] = -sum;
+}
+
+static void ddc_power_on_reset(void)
+{
+	ddc.reply_length = 0;
+	ddc.edid_offset = 0;
+}
+
+static void ddc_get_reply(u8 code)
+{
+	u16 maximum = clamp(ddc_maximum, 0, 0xffff);
+	u16 value = clamp(ddc_brightness, 0, 0xffff);
+	u8 *r = ddc.reply;
+
+	r[0] = DDC_MONITOR_ADDRESS;
+	r[1] = 0x88;
+	r[2] = 0x02;
+	r[3] = code == DDC_BRIGHTNESS ? 0x00 : 0x01;
+	r[4] = code;
+	r[5] = 0x00;		/* a set parameter, not momentary */
+	r[6] = maximum >> 8;
+	r[7] = maximum & 0xff;
+	r[8] = value >> 8;
+	r[9] = value & 0xff;
+	r[10] = ddc_checksum(DDC_REPLY_DESTINATION, r, 10);
+	ddc.reply_length = DDC_REPLY_BYTES;
+}
+
+static void ddc_message(const u8 *m, unsigned int length)
+{
+	unsigned int n;
+
+	ddc.reply_length = 0;
+	if (length < 3 || m[0] != DDC_HOST_SOURCE || !(m[1] & 0x80))
+		return;
+	n = m[1] & 0x7f;
+	if (length < n + 3 ||
+	    m[n + 2] != ddc_checksum(DDC_MONITOR_ADDRESS, m, n + 2))
+		return;
+	if (n == 2 && m[2] == 0x01) {
+		ddc_get_reply(m[3]);
+	} else if (n == 4 && m[2] == 0x03 && m[3] == DDC_BRIGHTNESS) {
+		ddc_brightness = min(m[4] << 8 | m[5], ddc_maximum);
+		ddc_sets++;
+	}
+}
+
+static int ddc_transfer(struct i2c_msg *msg)
+{
+	static const u8 null_message[] = { DDC_MONITOR_ADDRESS, 0x80, 0xbe };
+	const u8 *source = ddc.reply_length ? ddc.reply : null_message;
+	unsigned int length = ddc.reply_length ? ddc.reply_length : sizeof(null_message);
+	int i;
+
+	if (msg->flags & I2C_M_RD) {
+		for (i = 0; i < msg->len; i++)
+			msg->buf[i] = i < length ? source[i] : 0;
+		ddc.reply_length = 0;
+		return 0;
+	}
+	ddc_message(msg->buf, msg->len);
+	return 0;
+}
+
+/* A write sets the offset (its first byte); reads run on from it, wrapping. */
+static int edid_transfer(struct i2c_msg *msg)
+{
+	int i;
+
+	if (msg->flags & I2C_M_RD) {
+		for (i = 0; i < msg->len; i++)
+			msg->buf[i] = ddc.edid[ddc.edid_offset++ % EDID_BYTES];
+		return 0;
+	}
+	if (msg->len)
+		ddc.edid_offset = msg->buf[0];
+	return 0;
+}
+
+/*
+ * ---- A backlight class device ----
+ *
+ * /sys/class/backlight/ambience-test (BACKLIGHT_RAW, 0 to 255): what a
+ * Raspberry Pi Touch Display's rpi_backlight is to a driver. The brightness
+ * last applied is also the read-only knob backlight_brightness.
+ */
+
+#define BACKLIGHT_NAME "ambience-test"
+#define BACKLIGHT_MAX 255
+
+static struct backlight_device *backlight;
+static int backlight_brightness = 128;
+module_param(backlight_brightness, int, 0444);
+
+static int backlight_update(struct backlight_device *device)
+{
+	backlight_brightness = device->props.brightness;
+	return 0;
+}
+
+static int backlight_read(struct backlight_device *device)
+{
+	return backlight_brightness;
+}
+
+static const struct backlight_ops backlight_ops = {
+	.update_status = backlight_update,
+	.get_brightness = backlight_read,
+};
+
+static int backlight_add(void)
+{
+	struct backlight_properties props = {
+		.type = BACKLIGHT_RAW,
+		.max_brightness = BACKLIGHT_MAX,
+		.brightness = 128,
+	};
+
+	backlight = backlight_device_register(BACKLIGHT_NAME, NULL, NULL,
+					      &backlight_ops, &props);
+	return PTR_ERR_OR_ZERO(backlight);
+}
+
 /* ---- The chips, and their presence: unplugging NACKs, plugging back in resets. ---- */
 
 static const struct chip {
@@ -882,6 +1102,8 @@ static const struct chip {
 	{ TSL2591_ADDR, &tsl2591_present, tsl2591_power_on_reset, tsl2591_transfer },
 	{ TSL2561_ADDR, &tsl2561_present, tsl2561_power_on_reset, tsl2561_transfer },
 	{ OPT3001_ADDR, &opt3001_present, opt3001_power_on_reset, opt3001_transfer },
+	{ DDC_ADDR, &ddc_present, ddc_power_on_reset, ddc_transfer },
+	{ EDID_ADDR, &ddc_present, ddc_power_on_reset, edid_transfer },
 };
 
 static int present_set(const char *val, const struct kernel_param *kp)
@@ -910,6 +1132,7 @@ module_param_cb(tsl2561_present, &present_ops, &tsl2561_present, 0644);
 module_param_cb(veml7700_present, &present_ops, &veml7700_present, 0644);
 module_param_cb(tsl2591_present, &present_ops, &tsl2591_present, 0644);
 module_param_cb(opt3001_present, &present_ops, &opt3001_present, 0644);
+module_param_cb(ddc_present, &present_ops, &ddc_present, 0644);
 
 /* ---- The adapter ---- */
 
@@ -958,20 +1181,32 @@ static int __init ambience_test_i2c_init(void)
 {
 	unsigned int i;
 
+	int err;
+
 	for (i = 0; i < ARRAY_SIZE(chips); i++)
 		chips[i].power_on_reset();
-	if (nr < 0)
-		return i2c_add_adapter(&adapter);
-	adapter.nr = nr;
-	return i2c_add_numbered_adapter(&adapter);
+	edid_make();
+	err = backlight_add();
+	if (err)
+		return err;
+	if (nr < 0) {
+		err = i2c_add_adapter(&adapter);
+	} else {
+		adapter.nr = nr;
+		err = i2c_add_numbered_adapter(&adapter);
+	}
+	if (err)
+		backlight_device_unregister(backlight);
+	return err;
 }
 
 static void __exit ambience_test_i2c_exit(void)
 {
 	i2c_del_adapter(&adapter);
+	backlight_device_unregister(backlight);
 }
 
 module_init(ambience_test_i2c_init);
 module_exit(ambience_test_i2c_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Test-only I2C adapter emulating the light sensors Ambience drives (rig)");
+MODULE_DESCRIPTION("Test-only I2C adapter emulating the light sensors and DDC/CI monitor Ambience drives, and a backlight (rig)");
