@@ -1,5 +1,6 @@
 /// The control pipe's language (docs/guarantees.md §5.5):
-/// `override invert|regular|contrast [for DURATION]` and `override auto`.
+/// `override invert|regular|contrast [for DURATION]` and `override auto`, and for the backlight
+/// `brightness PERCENT [for DURATION]` and `brightness auto`.
 /// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`, at most
 /// `longestOverride` (a year).
 /// Besides overrides, `record` asks the daemon to write its record of the light
@@ -7,6 +8,7 @@
 public enum ControlLine {
     public enum Request: Equatable, Sendable {
         case override(Engine.OverrideCommand)
+        case brightness(BrightnessEngine.Command)
         case record
     }
 
@@ -16,7 +18,14 @@ public enum ControlLine {
     public static func request(_ line: String) throws(ParseError) -> Request {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
         if words.count == 1, words[0] == recordRequest { return .record }
-        return .override(try parse(line))
+        switch words.first {
+        case "override": return .override(try parse(line))
+        case "brightness": return .brightness(try parseBrightness(line))
+        default:
+            throw ParseError(
+                message: "expected 'override STATE [for DURATION]', 'override auto',"
+                    + " 'brightness PERCENT [for DURATION]' or 'brightness auto'")
+        }
     }
 
     public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -46,6 +55,34 @@ public enum ControlLine {
             return .hold(state, duration: try overrideDuration(words[3]))
         default:
             throw ParseError(message: "expected 'override \(state.rawValue) [for DURATION]'")
+        }
+    }
+
+    /// `brightness PERCENT [for DURATION]` or `brightness auto`; PERCENT is a whole number 0 to 100.
+    public static func parseBrightness(_ line: String) throws(ParseError) -> BrightnessEngine.Command {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
+        guard words.first == "brightness" else {
+            throw ParseError(message: "expected 'brightness PERCENT [for DURATION]' or 'brightness auto'")
+        }
+        guard words.count >= 2 else { throw ParseError(message: "'brightness' needs a percent or 'auto'") }
+        if words[1] == "auto" {
+            guard words.count == 2 else {
+                throw ParseError(message: "'brightness auto' takes nothing after it")
+            }
+            return .auto
+        }
+        let text = words[1].hasSuffix("%") ? words[1].dropLast() : words[1]
+        guard let percent = Int(text), percent >= 0, percent <= 100 else {
+            throw ParseError(
+                message: "'\(words[1])' is not a brightness: use a whole percent 0 to 100, or auto")
+        }
+        switch words.count {
+        case 2:
+            return .hold(percent: percent, duration: nil)
+        case 4 where words[2] == "for":
+            return .hold(percent: percent, duration: try overrideDuration(words[3]))
+        default:
+            throw ParseError(message: "expected 'brightness \(percent) [for DURATION]'")
         }
     }
 

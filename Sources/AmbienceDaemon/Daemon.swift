@@ -384,6 +384,8 @@ public final class Daemon {
             case .command(let command):
                 dispatch(engine.apply(command, at: clock.now))
                 persist(command)
+            case .brightness:
+                logger.log(.warning, "control: ignored a brightness line: no [backlight] is configured")
             case .record:
                 do {
                     try parts.control?.writeRecord(record)

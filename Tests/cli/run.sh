@@ -25,7 +25,7 @@ valid_json_lines() {  # every line of FILE is a JSON object with the protocol's 
     python3 - "$1" <<'PY'
 import json, re, sys
 keys = ["event", "state", "previous", "animated", "reason", "lux", "filtered", "time",
-        "override", "override_remaining_s", "fault"]
+        "override", "override_remaining_s", "fault", "brightness"]
 for number, line in enumerate(open(sys.argv[1]), 1):
     event = json.loads(line)
     assert list(event) == keys, (number, line)
