@@ -190,6 +190,12 @@ public final class SysfsBacklight: Backlight {
                     + " write it: add the daemon's user to it (sudo usermod -aG \(group) ambience) and"
                     + " restart the daemon")
         }
+        if error == Errno(rawValue: EROFS) {
+            return .permissionDenied(
+                path: path,
+                hint: "/sys is read-only here: the shipped unit's sandbox (ProtectKernelTunables=yes) does"
+                    + " not yet let the daemon write a backlight (docs/backlight.md, Permissions)")
+        }
         return Files.failure(operation, path, error)
     }
 }
