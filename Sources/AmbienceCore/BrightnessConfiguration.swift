@@ -36,35 +36,23 @@ public struct BrightnessConfiguration: Equatable, Sendable {
         maximum: Int = 100, timeConstant: Double = 10, dwell: Double = 5, deadband: Double = 0.2,
         rampRate: Double = 10
     ) throws(ConfigurationError) {
-        guard minimum >= 0, minimum <= 100 else {
-            throw ConfigurationError(
-                key: BrightnessField.minimum.rawValue, message: "must be 0 to 100 percent, not \(minimum)")
+        func require(_ holds: Bool, _ field: BrightnessField, _ message: String) throws(ConfigurationError) {
+            if !holds { throw ConfigurationError(key: field.rawValue, message: message) }
         }
-        guard maximum >= 1, maximum <= 100, maximum >= minimum else {
-            throw ConfigurationError(
-                key: BrightnessField.maximum.rawValue,
-                message: "must be 1 to 100 percent and at least min (\(minimum)), not \(maximum)")
-        }
-        guard timeConstant.isFinite, timeConstant > 0 else {
-            throw ConfigurationError(
-                key: BrightnessField.timeConstant.rawValue,
-                message: "τ must be a positive number of seconds, not \(timeConstant)")
-        }
-        guard dwell.isFinite, dwell >= 0 else {
-            throw ConfigurationError(
-                key: BrightnessField.dwell.rawValue, message: "must be zero or more seconds, not \(dwell)")
-        }
-        guard deadband.isFinite, deadband >= 0, deadband <= 2 else {
-            throw ConfigurationError(
-                key: BrightnessField.deadband.rawValue,
-                message: "must be 0 to 2 decades of lux (0.2: the light may move from 0.63× to 1.58×),"
-                    + " not \(deadband)")
-        }
-        guard rampRate.isFinite, rampRate >= 0.1, rampRate <= 1000 else {
-            throw ConfigurationError(
-                key: BrightnessField.rampRate.rawValue,
-                message: "must be 0.1 to 1000 percent per second, not \(rampRate)")
-        }
+        try require(minimum >= 0 && minimum <= 100, .minimum, "must be 0 to 100 percent, not \(minimum)")
+        try require(
+            maximum >= 1 && maximum <= 100 && maximum >= minimum, .maximum,
+            "must be 1 to 100 percent and at least min (\(minimum)), not \(maximum)")
+        try require(
+            timeConstant.isFinite && timeConstant > 0, .timeConstant,
+            "τ must be a positive number of seconds, not \(timeConstant)")
+        try require(dwell.isFinite && dwell >= 0, .dwell, "must be zero or more seconds, not \(dwell)")
+        try require(
+            deadband.isFinite && deadband >= 0 && deadband <= 2, .deadband,
+            "must be 0 to 2 decades of lux (0.2: the light may move from 0.63× to 1.58×), not \(deadband)")
+        try require(
+            rampRate.isFinite && rampRate >= 0.1 && rampRate <= 1000, .rampRate,
+            "must be 0.1 to 1000 percent per second, not \(rampRate)")
         self.curve = curve
         self.invertCurve = invertCurve
         self.regularCurve = regularCurve
