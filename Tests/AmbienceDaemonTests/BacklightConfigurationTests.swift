@@ -1,7 +1,9 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceOutputs
 import AmbienceSensors
+import AmbienceTestSupport
 import Testing
 
 @Suite struct BacklightConfigurationTests {
@@ -78,5 +80,33 @@ import Testing
         #expect(configuration.tomlText.contains("\n[backlight]\ndevice = \"ddc:2\"\n"))
         #expect(try Fixture.load(configuration.tomlText) == configuration)
         #expect(try Fixture.load(Fixture.minimal()).tomlText.contains("# [backlight]: none"))
+    }
+}
+
+/// What the assembly makes of `[backlight]`, against a temporary /sys/class/backlight.
+struct BacklightAssemblyTests {
+    let sysfs = TemporaryDirectory()
+
+    @Test func aDDCMonitorIsRefusedAtItsLineUntilItsDriverIsMerged() throws {
+        let configuration = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'ddc:1'\n"))
+        #expect {
+            try Assembly.backlight(
+                #require(configuration.backlight), classDirectory: sysfs.path, log: { _ in })
+        } throws: { error in
+            guard case .configuration(let refusal)? = (error as? OutputError) else { return false }
+            return configuration.locate(refusal).description.hasPrefix(
+                "\(Fixture.path):4: backlight.device: \"ddc:1\": DDC/CI monitors are not driven by this build yet"
+            )
+        }
+    }
+
+    @Test func autoWithoutADeviceIsPlacedAtTheTable() throws {
+        let configuration = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'auto'\n"))
+        #expect {
+            try Assembly.backlight(
+                #require(configuration.backlight), classDirectory: sysfs.path, log: { _ in })
+        } throws: { error in
+            (error as? OutputError)?.configurationError?.key == "backlight.device"
+        }
     }
 }
