@@ -152,6 +152,8 @@ public final class Daemon {
     private var brightness: BrightnessEngine?
     /// The percent the event lines last announced, so that a fade's end is announced once.
     private var announcedBrightness: Int?
+    /// The latest valid reading, for the line that announces a fade's end.
+    private var lastLux: Double?
     /// The recent samples, for `ambience record` (the control line `record`).
     public private(set) var record: LightRecord
     private let recordStores: (DaemonConfiguration) -> RecordStore?
@@ -305,6 +307,7 @@ public final class Daemon {
         let events = engine.ingest(Sample(time: time, lux: reading?.lux))
         // Before the events go out, so that they carry the brightness of the same sample.
         brightness?.ingest(lux: reading?.lux, state: engine.state, at: time)
+        if let lux = reading?.lux, lux.isFinite { lastLux = lux }
         dispatch(events)
         record.append(
             LightRecord.Row(
@@ -462,25 +465,28 @@ public final class Daemon {
     /// device, and announces a fade's end on the event lines. Returns when the loop must come
     /// back besides sampling: the next ramp step, or the device's own wish (a retry); nil at rest.
     private func driveBacklight() -> Double? {
-        guard var engine = brightness else { return nil }
+        guard var fader = brightness else { return nil }
         let now = clock.now
-        engine.advance(to: now)
-        brightness = engine
+        fader.advance(to: now)
+        brightness = fader
         let backlight = parts.backlight
-        if let percent = engine.output {
+        if let percent = fader.output {
             backlight?.set(percent: percent, now: now)
             // Every step is not news: the percent the lines carry changes when a fade ends.
-            if percent == engine.target, percent != announcedBrightness, var current = lastChange {
+            if percent == fader.target, percent != announcedBrightness, let state = engine.state {
                 announcedBrightness = percent
-                current = current.asCurrent
-                current.time = now
-                current.brightness = percent
+                // Everything as it is now, as a reader that connects now would be told it.
+                let held = engine.activeOverride
+                let current = Event(
+                    kind: .current, state: state, previous: nil, animated: false, reason: lastChange?.reason,
+                    lux: lastLux, filtered: engine.filteredLux, time: now, override: held?.state,
+                    overrideUntil: held?.until, faulted: engine.isFaulted, brightness: percent)
                 lastChange = current
                 for sink in parts.sinks { sink.deliver(current) }
             }
         }
         let devicesWish = backlight?.poll(now: now)
-        switch (engine.nextDeadline, devicesWish) {
+        switch (fader.nextDeadline, devicesWish) {
         case (let step?, let wish?): return min(step, wish)
         case (let step, let wish): return step ?? wish
         }

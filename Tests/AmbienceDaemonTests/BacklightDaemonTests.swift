@@ -76,6 +76,7 @@ struct BacklightDaemonTests {
         // The lines: the startup carries the first percent, a `current` line the fade's end.
         #expect(sink.events.first?.brightness == dim)
         #expect(sink.events.last?.kind == .current && sink.events.last?.brightness == bright)
+        #expect(sink.events.last?.lux == 3000 && sink.events.last?.state == .contrast)
         // Ramping at 10 %/s with samples at 10 Hz costs no wake-up of its own.
         #expect(waiter.waits == 600)
     }
