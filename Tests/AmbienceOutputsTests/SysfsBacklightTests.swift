@@ -1,7 +1,8 @@
-import AmbienceOutputs
 import AmbienceSystem
 import AmbienceTestSupport
 import Testing
+
+@testable import AmbienceOutputs
 
 #if canImport(Glibc)
     import Glibc
@@ -122,7 +123,14 @@ struct SysfsBacklightTests {
     }
 
     @Test func permissionDeniedNamesTheVideoGroup() throws {
-        guard geteuid() != 0 else { return }  // root may write anything
+        let refusal = SysfsBacklight.failure(
+            "open", "/sys/class/backlight/rpi_backlight/brightness", .permissionDenied)
+        #expect(
+            refusal.description
+                == "/sys/class/backlight/rpi_backlight/brightness: permission denied; it is for the video group,"
+                + " which the udev rule (udev/99-ambience.rules) lets write it: add the daemon's user to it"
+                + " (sudo usermod -aG video ambience) and restart the daemon")
+        guard geteuid() != 0 else { return }  // root may write anything: the rest needs a user
         try register("rpi_backlight")
         chmod(sysfs.file("rpi_backlight/brightness"), 0o444)
         #expect {
