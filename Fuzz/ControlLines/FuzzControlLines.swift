@@ -9,7 +9,7 @@ public func fuzzControlLines(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
         fatalError("accepted a duration of \(duration) s")
     }
     if case .brightness(.hold(let percent, let duration)) = try? ControlLine.request(line),
-        !(0...100).contains(percent) || duration.map { !($0.isFinite && $0 > 0) } == true
+        !(0...100).contains(percent) || duration.map({ !($0.isFinite && $0 > 0) }) == true
     {
         fatalError("accepted brightness \(percent) for \(String(describing: duration))")
     }
