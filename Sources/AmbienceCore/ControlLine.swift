@@ -1,5 +1,6 @@
 /// The control pipe's language (docs/guarantees.md §5.5):
-/// `override invert|regular|contrast [for DURATION]` and `override auto`.
+/// `override invert|regular|contrast [for DURATION]` and `override auto`, and for the backlight
+/// `brightness PERCENT [for DURATION]` and `brightness auto`.
 /// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`, at most
 /// `longestOverride` (a year).
 /// Besides overrides, `record` asks the daemon to write its record of the light
@@ -7,6 +8,7 @@
 public enum ControlLine {
     public enum Request: Equatable, Sendable {
         case override(Engine.OverrideCommand)
+        case brightness(BrightnessEngine.Command)
         case record
     }
 
@@ -14,9 +16,16 @@ public enum ControlLine {
 
     /// Any line the control pipe takes.
     public static func request(_ line: String) throws(ParseError) -> Request {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
+        let words = words(of: line)
         if words.count == 1, words[0] == recordRequest { return .record }
-        return .override(try parse(line))
+        switch words.first {
+        case "override": return .override(try parse(line))
+        case "brightness": return .brightness(try parseBrightness(line))
+        default:
+            throw ParseError(
+                message: "expected 'override STATE [for DURATION]', 'override auto',"
+                    + " 'brightness PERCENT [for DURATION]' or 'brightness auto'")
+        }
     }
 
     public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -25,28 +34,61 @@ public enum ControlLine {
     }
 
     public static func parse(_ line: String) throws(ParseError) -> Engine.OverrideCommand {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
-        guard words.first == "override" else {
-            throw ParseError(message: "expected 'override STATE [for DURATION]' or 'override auto'")
+        let held = try hold(line, keyword: "override", placeholder: "STATE", needs: "a state") {
+            word throws(ParseError) in
+            guard let state = AmbienceState(rawValue: String(word)) else {
+                throw ParseError(message: "unknown state '\(word)': use invert, regular, contrast or auto")
+            }
+            return state
         }
-        guard words.count >= 2 else { throw ParseError(message: "'override' needs a state or 'auto'") }
+        return held.map { .hold($0.value, duration: $0.duration) } ?? .auto
+    }
+
+    /// `brightness PERCENT [for DURATION]` or `brightness auto`; PERCENT is a whole number 0 to 100.
+    public static func parseBrightness(_ line: String) throws(ParseError) -> BrightnessEngine.Command {
+        let held = try hold(line, keyword: "brightness", placeholder: "PERCENT", needs: "a percent") {
+            word throws(ParseError) in
+            guard let percent = Int(word.hasSuffix("%") ? word.dropLast() : word), percent >= 0,
+                percent <= 100
+            else {
+                throw ParseError(
+                    message: "'\(word)' is not a brightness: use a whole percent 0 to 100, or auto")
+            }
+            return percent
+        }
+        return held.map { .hold(percent: $0.value, duration: $0.duration) } ?? .auto
+    }
+
+    /// `KEYWORD VALUE [for DURATION]`, or nil for `KEYWORD auto`: the grammar both overrides share.
+    private static func hold<Value>(
+        _ line: String, keyword: Substring, placeholder: String, needs: String,
+        _ value: (Substring) throws(ParseError) -> Value
+    ) throws(ParseError) -> (value: Value, duration: Double?)? {
+        let words = words(of: line)
+        guard words.first == keyword else {
+            throw ParseError(
+                message: "expected '\(keyword) \(placeholder) [for DURATION]' or '\(keyword) auto'")
+        }
+        guard words.count >= 2 else { throw ParseError(message: "'\(keyword)' needs \(needs) or 'auto'") }
         if words[1] == "auto" {
             guard words.count == 2 else {
-                throw ParseError(message: "'override auto' takes nothing after it")
+                throw ParseError(message: "'\(keyword) auto' takes nothing after it")
             }
-            return .auto
+            return nil
         }
-        guard let state = AmbienceState(rawValue: String(words[1])) else {
-            throw ParseError(message: "unknown state '\(words[1])': use invert, regular, contrast or auto")
-        }
+        let held = try value(words[1])
         switch words.count {
         case 2:
-            return .hold(state, duration: nil)
+            return (held, nil)
         case 4 where words[2] == "for":
-            return .hold(state, duration: try overrideDuration(words[3]))
+            return (held, try overrideDuration(words[3]))
         default:
-            throw ParseError(message: "expected 'override \(state.rawValue) [for DURATION]'")
+            throw ParseError(message: "expected '\(keyword) \(words[1]) [for DURATION]'")
         }
+    }
+
+    private static func words(of line: String) -> [Substring] {
+        line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
     }
 
     /// The longest override a line may ask for: a year. Longer is no one's intent (a typo, or a

@@ -34,11 +34,14 @@ public struct Event: Equatable, Sendable {
     public var overrideUntil: Double?
     /// Whether the sensor is faulted (§4.3) at the event: a reader that connects mid-fault knows.
     public var faulted: Bool
+    /// The backlight's percent at the event (docs/backlight.md); nil when there is no backlight.
+    /// The brightness engine's, not the theme engine's: the daemon fills it in.
+    public var brightness: Int?
 
     public init(
         kind: Kind, state: AmbienceState?, previous: AmbienceState?, animated: Bool, reason: Reason?,
         lux: Double?, filtered: Double?, time: Double, override: AmbienceState? = nil,
-        overrideUntil: Double? = nil, faulted: Bool = false
+        overrideUntil: Double? = nil, faulted: Bool = false, brightness: Int? = nil
     ) {
         self.kind = kind
         self.state = state
@@ -51,6 +54,7 @@ public struct Event: Equatable, Sendable {
         self.override = override
         self.overrideUntil = overrideUntil
         self.faulted = faulted
+        self.brightness = brightness
     }
 
     /// Seconds the override has left at monotonic `now`; nil when none holds or it has no end.

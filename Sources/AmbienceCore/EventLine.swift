@@ -22,8 +22,8 @@ public enum EventLine {
         }
     }
 
-    /// The keys after `time` came later (override and fault); they sit last so that readers
-    /// written for the first eight keys read on unchanged.
+    /// The keys after `time` came later (override, fault, then brightness); they sit last so that
+    /// readers written for the first eight keys read on unchanged.
     static func json(_ event: Event, time: String, now: Double) -> String {
         var line = "{\"event\":\"\(event.kind.rawValue)\""
         line += ",\"state\":" + quoted(event.state?.rawValue)
@@ -35,7 +35,8 @@ public enum EventLine {
         line += ",\"time\":" + time
         line += ",\"override\":" + quoted(event.override?.rawValue)
         line += ",\"override_remaining_s\":" + number(event.overrideRemaining(at: now))
-        line += ",\"fault\":\(event.faulted)}\n"
+        line += ",\"fault\":\(event.faulted)"
+        line += ",\"brightness\":" + (event.brightness.map { String($0) } ?? "null") + "}\n"
         return line
     }
 
@@ -101,6 +102,8 @@ extension EventLine {
         /// `override` and `override_remaining_s`; nil when the line has neither key.
         public var override: Override?
         public var fault: Bool?
+        /// The backlight's percent; nil when there is none, or the line is from before the key.
+        public var brightness: Int?
         /// The line without the white space around it: what a reader passes on as it came.
         public var text: String
 
@@ -189,6 +192,12 @@ extension EventLine {
                 remaining: try number("override_remaining_s", in: value))
         }
         decoded.fault = try flag("fault", in: value)
+        if let percent = try number("brightness", in: value) {
+            guard percent >= 0, percent <= 100, percent == percent.rounded() else {
+                throw DecodeError("\"brightness\" is not a whole percent 0 to 100")
+            }
+            decoded.brightness = Int(percent)
+        }
         return decoded
     }
 

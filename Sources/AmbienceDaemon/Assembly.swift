@@ -51,10 +51,36 @@ public enum Assembly {
                 configuration, parts: wanted, renderTime: EventTime.wallClock(monotonic: clock),
                 logger: logger,
                 into: &built)
+            if wanted.contains(.backlight), let settings = configuration.backlight {
+                built.backlight = try backlight(settings, log: { logger.log(.warning, $0) })
+            }
             return built
         } catch {
             built.close(wanted)
             throw located(error, in: configuration)
+        }
+    }
+
+    /// The configured display's brightness control. `classDirectory` is /sys/class/backlight
+    /// but in tests.
+    package static func backlight(
+        _ settings: BacklightSettings, classDirectory: String = SysfsBacklight.classDirectory,
+        log: @escaping OutputLog
+    ) throws(OutputError) -> any Backlight {
+        switch settings.device {
+        case .auto, .sysfs:
+            do {
+                return try SysfsBacklight(
+                    device: settings.device.description, classDirectory: classDirectory, log: log)
+            } catch {
+                throw error.renamingKey { "backlight." + $0 }
+            }
+        case .ddc:
+            throw .configuration(
+                ConfigurationError(
+                    key: "backlight.device",
+                    message: "\"\(settings.device)\": DDC/CI monitors are not driven by this build yet;"
+                        + " use a backlight of /sys/class/backlight (\"auto\" or its name)"))
         }
     }
 

@@ -25,6 +25,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// Where a persisted override lives, and the persistent record of the light.
     public var stateDirectory: String
     public var record = RecordSettings()
+    /// `[backlight]`; nil leaves the display's brightness alone.
+    public var backlight: BacklightSettings?
     /// Where each key was set, when loaded from a file: faults found later, by the devices
     /// (a missing GPIO chip, a line out of range), are placed at file:line too.
     public var origins = ConfigurationOrigins()

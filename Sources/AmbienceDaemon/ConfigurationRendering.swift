@@ -101,6 +101,7 @@ extension DaemonConfiguration {
                 ("persist", String(record.persist)), ("flush_interval", Format.number(record.flushInterval)),
                 ("max_bytes", String(record.maximumBytes)),
             ])
+        lines += backlightLines()
 
         return lines.joined(separator: "\n") + "\n"
     }

@@ -15,7 +15,7 @@ extension DaemonConfiguration {
         decoder.allowOnly(
             [
                 "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
-                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record",
+                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record", "backlight",
                 // Companion programs' tables: each program decodes its own, in its own module,
                 // and `ambience check` checks them all.
                 "serve", "mqtt", "kiosk",
@@ -31,6 +31,7 @@ extension DaemonConfiguration {
         let gpio = decodeGPIO(root, decoder: &decoder)
         let pipes = decodePipes(root, decoder: &decoder)
         let record = decodeRecord(root, decoder: &decoder)
+        let backlight = decodeBacklight(root, decoder: &decoder)
         rejectSharedPaths(
             [("state_file", stateFile), ("control_pipe", controlPipe)]
                 + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },
@@ -41,6 +42,7 @@ extension DaemonConfiguration {
             controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
             stateDirectory: stateDirectory)
         configuration.record = record
+        configuration.backlight = backlight
         return configuration
     }
 

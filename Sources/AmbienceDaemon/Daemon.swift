@@ -32,7 +32,7 @@ public final class SignalLoopWaiter: LoopWaiting {
 /// The daemon's parts, each built from its own settings: a reload rebuilds only those whose
 /// settings changed, so a new pipe mode neither re-initialises the sensor nor blinks the lines.
 public enum DaemonPart: CaseIterable, Hashable, Sendable {
-    case sensor, indicators, pipes, stateFile, control
+    case sensor, indicators, pipes, stateFile, control, backlight
 
     /// The parts whose settings differ between two configurations.
     public static func changed(from old: DaemonConfiguration, to new: DaemonConfiguration) -> Set<DaemonPart>
@@ -42,6 +42,8 @@ public enum DaemonPart: CaseIterable, Hashable, Sendable {
         if old.gpio != new.gpio { parts.insert(.indicators) }
         if old.pipes != new.pipes { parts.insert(.pipes) }
         if old.stateFile != new.stateFile { parts.insert(.stateFile) }
+        // Only another device is another part: new curves or timing go to the brightness engine.
+        if old.backlight?.device != new.backlight?.device { parts.insert(.backlight) }
         if old.controlPipe != new.controlPipe || old.controlMode != new.controlMode
             || old.controlGroup != new.controlGroup
         {
@@ -58,16 +60,18 @@ public struct DaemonParts {
     public var pipes: [any Sink]
     public var stateFile: (any Sink)?
     public var control: ControlPipe?
+    public var backlight: (any Backlight)?
 
     public init(
         sensor: (any LightSensor)? = nil, indicators: (any Sink)? = nil, pipes: [any Sink] = [],
-        stateFile: (any Sink)? = nil, control: ControlPipe? = nil
+        stateFile: (any Sink)? = nil, control: ControlPipe? = nil, backlight: (any Backlight)? = nil
     ) {
         self.sensor = sensor
         self.indicators = indicators
         self.pipes = pipes
         self.stateFile = stateFile
         self.control = control
+        self.backlight = backlight
     }
 
     /// In the order events reach them: the lines first, then the pipes, then the state file.
@@ -84,6 +88,7 @@ public struct DaemonParts {
         if which.contains(.pipes) { for pipe in pipes { pipe.close() } }
         if which.contains(.stateFile) { stateFile?.close() }
         if which.contains(.control) { control?.close() }
+        if which.contains(.backlight) { backlight?.close() }
     }
 
     /// Takes `which` parts from `other`, leaving the rest as they are.
@@ -93,6 +98,7 @@ public struct DaemonParts {
         if which.contains(.pipes) { pipes = other.pipes }
         if which.contains(.stateFile) { stateFile = other.stateFile }
         if which.contains(.control) { control = other.control }
+        if which.contains(.backlight) { backlight = other.backlight }
     }
 }
 
@@ -142,6 +148,12 @@ public final class Daemon {
     private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
 
     private var engine: Engine
+    /// The backlight's engine, while `[backlight]` is configured.
+    private var brightness: BrightnessEngine?
+    /// The percent the event lines last announced, so that a fade's end is announced once.
+    private var announcedBrightness: Int?
+    /// The latest valid reading, for the line that announces a fade's end.
+    private var lastLux: Double?
     /// The recent samples, for `ambience record` (the control line `record`).
     public private(set) var record: LightRecord
     private let recordStores: (DaemonConfiguration) -> RecordStore?
@@ -202,9 +214,11 @@ public final class Daemon {
         defer { shutDown() }
         let start = clock.now
         engine = Engine(configuration: configuration.engine, startTime: start)
+        brightness = configuration.backlight.map { BrightnessEngine(configuration: $0.brightness) }
         recordStore = recordStores(configuration)
         lastPersisted = start
         restoreOverride(at: start)
+        restoreBrightnessOverride(at: start)
         var interval = configuration.engine.sampleInterval
         var anchor = start
         var slot = 0
@@ -233,6 +247,7 @@ public final class Daemon {
                 }
             }
             dispatch(engine.advance(to: clock.now))
+            let backlightDue = driveBacklight()
             // Sinks are polled at most a second apart. When samples come more often than that,
             // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
             // the second) instead of waking the loop once more: a Pi running this for years
@@ -245,6 +260,9 @@ public final class Daemon {
             var deadline = measurementDue ?? nextSample
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
             if let due = engine.nextDeadline { deadline = min(deadline, due) }
+            // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
+            // wake-up of its own for a step that sums its tenths another way.
+            if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
             if let end { deadline = min(deadline, end) }
             let watched = (parts.control?.descriptor).map { [$0] } ?? []
             switch waiter.wait(until: deadline, descriptors: watched + inputs.map(\.descriptor)) {
@@ -286,7 +304,11 @@ public final class Daemon {
             sensorTrouble.failed(quiet.description)
         }
         let time = clock.now
-        dispatch(engine.ingest(Sample(time: time, lux: reading?.lux)))
+        let events = engine.ingest(Sample(time: time, lux: reading?.lux))
+        // Before the events go out, so that they carry the brightness of the same sample.
+        brightness?.ingest(lux: reading?.lux, state: engine.state, at: time)
+        if let lux = reading?.lux, lux.isFinite { lastLux = lux }
+        dispatch(events)
         record.append(
             LightRecord.Row(
                 time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
@@ -318,7 +340,9 @@ public final class Daemon {
     }
 
     private func dispatch(_ events: [Event]) {
-        for event in events {
+        for var event in events {
+            event.brightness = brightness?.output
+            announcedBrightness = event.brightness
             log(event)
             switch event.kind {
             // A `current` event from the engine is an override begun or ended without a change.
@@ -384,6 +408,18 @@ public final class Daemon {
             case .command(let command):
                 dispatch(engine.apply(command, at: clock.now))
                 persist(command)
+            case .brightness(let command):
+                guard brightness != nil else {
+                    logger.log(.warning, "control: ignored a brightness line: no [backlight] is configured")
+                    continue
+                }
+                brightness?.apply(command, at: clock.now)
+                logger.log(.notice, "backlight: \(Self.describe(command))")
+                do {
+                    try overrides(configuration)?.saveBrightness(command, wallClockNow: wallClock())
+                } catch {
+                    logger.log(.error, "brightness override not persisted: \(error)")
+                }
             case .record:
                 do {
                     try parts.control?.writeRecord(record)
@@ -401,6 +437,58 @@ public final class Daemon {
             try overrides(configuration)?.save(command, wallClockNow: wallClock())
         } catch {
             logger.log(.error, "override not persisted: \(error)")
+        }
+    }
+
+    private func restoreBrightnessOverride(at time: Double) {
+        guard brightness != nil else { return }
+        do {
+            if let command = try overrides(configuration)?.restoreBrightness(wallClockNow: wallClock()) {
+                logger.log(.notice, "restoring the persisted brightness override: \(Self.describe(command))")
+                brightness?.apply(command, at: time)
+            }
+        } catch {
+            logger.log(.error, "persisted brightness override ignored: \(error)")
+        }
+    }
+
+    private static func describe(_ command: BrightnessEngine.Command) -> String {
+        switch command {
+        case .hold(let percent, nil): "brightness held at \(percent) %"
+        case .hold(let percent, let duration?):
+            "brightness held at \(percent) % for \(EventLine.number(duration)) s"
+        case .auto: "brightness follows the light"
+        }
+    }
+
+    /// Moves the brightness on (a ramp step, an override's end), hands the percent to the
+    /// device, and announces a fade's end on the event lines. Returns when the loop must come
+    /// back besides sampling: the next ramp step, or the device's own wish (a retry); nil at rest.
+    private func driveBacklight() -> Double? {
+        guard var fader = brightness else { return nil }
+        let now = clock.now
+        fader.advance(to: now)
+        brightness = fader
+        let backlight = parts.backlight
+        if let percent = fader.output {
+            backlight?.set(percent: percent, now: now)
+            // Every step is not news: the percent the lines carry changes when a fade ends.
+            if percent == fader.target, percent != announcedBrightness, let state = engine.state {
+                announcedBrightness = percent
+                // Everything as it is now, as a reader that connects now would be told it.
+                let held = engine.activeOverride
+                let current = Event(
+                    kind: .current, state: state, previous: nil, animated: false, reason: lastChange?.reason,
+                    lux: lastLux, filtered: engine.filteredLux, time: now, override: held?.state,
+                    overrideUntil: held?.until, faulted: engine.isFaulted, brightness: percent)
+                lastChange = current
+                for sink in parts.sinks { sink.deliver(current) }
+            }
+        }
+        let devicesWish = backlight?.poll(now: now)
+        switch (fader.nextDeadline, devicesWish) {
+        case (let step?, let wish?): return min(step, wish)
+        case (let step, let wish): return step ?? wish
         }
     }
 
@@ -452,6 +540,18 @@ public final class Daemon {
         }
         configuration = next
         engine.reconfigure(next.engine)
+        switch (brightness, next.backlight) {
+        case (nil, let settings?):
+            brightness = BrightnessEngine(configuration: settings.brightness)
+            restoreBrightnessOverride(at: clock.now)
+        case (_?, nil):
+            brightness = nil
+        case (var running?, let settings?):
+            running.reconfigure(settings.brightness)
+            brightness = running
+        case (nil, nil):
+            break
+        }
         replayCurrentState(to: changed)
         logger.log(.notice, "configuration reloaded")
     }

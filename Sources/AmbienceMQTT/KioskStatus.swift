@@ -12,6 +12,8 @@ public struct KioskStatus: Equatable, Sendable {
     /// Monotonic seconds at which the override ends; nil when it holds until `auto`.
     public var overrideEnds: Double?
     public var fault = false
+    /// The backlight's percent; nil when the kiosk has none (or its daemon predates the key).
+    public var brightness: Int?
 
     public init() {}
 
@@ -31,11 +33,12 @@ public struct KioskStatus: Equatable, Sendable {
             overrideEnds = override == nil ? nil : held.remaining.map { now + $0 }
         }
         if let value = event.fault { fault = value }
+        brightness = event.brightness
         return true
     }
 
     /// The retained state payload at monotonic `now`:
-    /// `{"state":…,"lux":…,"filtered":…,"override":…,"override_remaining_s":…,"fault":…}`.
+    /// `{"state":…,"lux":…,"filtered":…,"override":…,"override_remaining_s":…,"fault":…,"brightness":…}`.
     public func payload(now: Double) -> String {
         let remaining = overrideEnds.map { max(0, ($0 - now) * 10).rounded() / 10 }
         return JSONValue.object([
@@ -45,6 +48,7 @@ public struct KioskStatus: Equatable, Sendable {
             ("override", override.map { .string($0.rawValue) } ?? .null),
             ("override_remaining_s", remaining.map(JSONValue.number) ?? .null),
             ("fault", .bool(fault)),
+            ("brightness", brightness.map { .number(Double($0)) } ?? .null),
         ]).text
     }
 }

@@ -18,6 +18,8 @@ public final class ControlPipe {
 
     public enum Input: Equatable, Sendable {
         case command(Engine.OverrideCommand)
+        /// `brightness PERCENT [for DURATION]` or `brightness auto`.
+        case brightness(BrightnessEngine.Command)
         /// `record`: write the record of the light to `RuntimePaths.record(forControl:)`.
         case record
         /// A line that is not a command, with why, for the daemon to log. Nothing else changes.
@@ -112,6 +114,7 @@ public final class ControlPipe {
             do {
                 switch try ControlLine.request(line) {
                 case .override(let command): inputs.append(.command(command))
+                case .brightness(let command): inputs.append(.brightness(command))
                 case .record: inputs.append(.record)
                 }
             } catch {

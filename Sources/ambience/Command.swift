@@ -16,6 +16,7 @@ enum Ambience {
         probeCommand,
         checkCommand,
         overrideCommand,
+        brightnessCommand,
         recordCommand,
         statusCommand,
         watchCommand,

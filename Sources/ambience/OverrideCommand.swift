@@ -17,14 +17,25 @@ let overrideCommand = Command(
     run: runOverride)
 
 private func runOverride(_ arguments: inout Arguments) throws -> ExitCode {
+    try sendControlLine(
+        "override", &arguments, needs: "give a state (invert, regular, contrast) or auto"
+    ) { line throws(ControlLine.ParseError) in _ = try ControlLine.parse(line) }
+}
+
+/// `KEYWORD WORDS…` to the daemon's control pipe (`--control PATH`), checked first by the
+/// parser the daemon reads it with, so that a bad line is a usage error (exit 2) here.
+func sendControlLine(
+    _ keyword: String, _ arguments: inout Arguments, needs: String,
+    check: (String) throws(ControlLine.ParseError) -> Void
+) throws -> ExitCode {
     let path = try arguments.option("--control") ?? RuntimePaths.controlPipe
     var words: [String] = []
     while let word = arguments.positional() { words.append(word) }
     try arguments.finish()
-    guard !words.isEmpty else { throw UsageError("give a state (invert, regular, contrast) or auto") }
-    let line = (["override"] + words).joined(separator: " ")
+    guard !words.isEmpty else { throw UsageError(needs) }
+    let line = ([keyword] + words).joined(separator: " ")
     do {
-        _ = try ControlLine.parse(line)
+        try check(line)
     } catch {
         throw UsageError(error.message)
     }

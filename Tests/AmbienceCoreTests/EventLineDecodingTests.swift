@@ -25,12 +25,16 @@ import Testing
     @Test func whatEncodeWritesDecodeReads() throws {
         let held = Event(
             kind: .current, state: .contrast, previous: nil, animated: false, reason: .light, lux: 1e-7,
-            filtered: 120_000.5, time: 12, override: .contrast, overrideUntil: 72, faulted: false)
+            filtered: 120_000.5, time: 12, override: .contrast, overrideUntil: 72, faulted: false,
+            brightness: 0)
+        let bright = Event(
+            kind: .change, state: .regular, previous: .invert, animated: true, reason: .light, lux: 300,
+            filtered: 280, time: 3, brightness: 100)
         let fault = Event(
             kind: .fault, state: nil, previous: nil, animated: false, reason: nil, lux: nil, filtered: .nan,
             time: 0,
             faulted: true)
-        for (event, time) in [(held, "12.5"), (fault, #""2026-11-29T21:00:00.123Z""#)] {
+        for (event, time) in [(held, "12.5"), (fault, #""2026-11-29T21:00:00.123Z""#), (bright, "3")] {
             let line = try #require(EventLine.encode(event, format: .json, time: time))
             let decoded = try EventLine.decode(Array(line.utf8.dropLast()))
             #expect(decoded.kind == event.kind)
@@ -44,6 +48,18 @@ import Testing
             #expect(decoded.override?.state == event.override)
             #expect(decoded.override?.remaining == event.overrideRemaining(at: event.time))
             #expect(decoded.fault == event.faulted)
+            #expect(decoded.brightness == event.brightness)
+        }
+    }
+
+    @Test func brightnessIsAWholePercentAfterEveryOtherKey() throws {
+        let line = #"{"event":"current","state":"regular","fault":false,"brightness":40}"#
+        #expect(try EventLine.decode(line).brightness == 40)
+        #expect(try EventLine.decode(#"{"event":"current","brightness":null}"#).brightness == nil)
+        for bad in ["40.5", "-1", "101", "\"40\""] {
+            #expect(throws: EventLine.DecodeError.self) {
+                try EventLine.decode(#"{"event":"current","brightness":"# + bad + "}")
+            }
         }
     }
 
@@ -54,6 +70,7 @@ import Testing
         #expect(old.state == .regular && old.previous == nil && old.lux == 120 && old.time == "0")
         #expect(old.override == nil)
         #expect(old.fault == nil)
+        #expect(old.brightness == nil)
         let none = try EventLine.decode(#"{"event":"recovered","override":null,"override_remaining_s":null}"#)
         #expect(none.override == EventLine.Override(state: nil, remaining: nil))
         #expect(none.state == nil && none.animated == nil && none.time == nil)

@@ -11,7 +11,7 @@ struct EventLineTests {
         let line = EventLine.encode(change, format: .json, time: "\"2026-11-29T21:00:00.123Z\"")
         #expect(
             line
-                == #"{"event":"change","state":"invert","previous":"regular","animated":true,"reason":"light","lux":3.2,"filtered":4.1,"time":"2026-11-29T21:00:00.123Z","override":null,"override_remaining_s":null,"fault":false}"#
+                == #"{"event":"change","state":"invert","previous":"regular","animated":true,"reason":"light","lux":3.2,"filtered":4.1,"time":"2026-11-29T21:00:00.123Z","override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#
                 + "\n")
     }
 
@@ -21,7 +21,7 @@ struct EventLineTests {
             time: 0)
         #expect(
             EventLine.encode(fault, format: .json, time: "0")
-                == #"{"event":"fault","state":null,"previous":null,"animated":false,"reason":null,"lux":null,"filtered":null,"time":0,"override":null,"override_remaining_s":null,"fault":false}"#
+                == #"{"event":"fault","state":null,"previous":null,"animated":false,"reason":null,"lux":null,"filtered":null,"time":0,"override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#
                 + "\n")
     }
 
@@ -30,7 +30,8 @@ struct EventLineTests {
         held.override = .invert
         held.overrideUntil = 1812.5
         held.faulted = true
-        let suffix = #","override":"invert","override_remaining_s":1800.5,"fault":true}"# + "\n"
+        let suffix =
+            #","override":"invert","override_remaining_s":1800.5,"fault":true,"brightness":null}"# + "\n"
         #expect(EventLine.encode(held, format: .json, time: "12")?.hasSuffix(suffix) == true)
         // A `current` line written later counts down from when it is written, never below zero.
         let later = EventLine.encode(held.asCurrent, format: .json, time: "12", now: 1000)
@@ -105,6 +106,37 @@ struct ControlLineTests {
     ])
     func rejects(line: String) {
         #expect(throws: ControlLine.ParseError.self) { try ControlLine.parse(line) }
+    }
+
+    @Test(arguments: [
+        ("brightness 40", ControlLine.Request.brightness(.hold(percent: 40, duration: nil))),
+        ("brightness 0", .brightness(.hold(percent: 0, duration: nil))),
+        ("brightness 100%", .brightness(.hold(percent: 100, duration: nil))),
+        (" brightness 40 for 2h\r", .brightness(.hold(percent: 40, duration: 7200))),
+        ("brightness auto", .brightness(.auto)),
+        ("override invert", .override(.hold(.invert, duration: nil))),
+    ])
+    func brightnessLinesAreRequestsOfTheirOwn(line: String, expected: ControlLine.Request) throws {
+        #expect(try ControlLine.request(line) == expected)
+    }
+
+    @Test(arguments: [
+        ("brightness", "'brightness' needs a percent or 'auto'"),
+        ("brightness 101", "'101' is not a brightness: use a whole percent 0 to 100, or auto"),
+        ("brightness -5", "'-5' is not a brightness: use a whole percent 0 to 100, or auto"),
+        ("brightness 40.5", "'40.5' is not a brightness: use a whole percent 0 to 100, or auto"),
+        ("brightness auto now", "'brightness auto' takes nothing after it"),
+        ("brightness 40 during 2h", "expected 'brightness 40 [for DURATION]'"),
+        ("brightness 40 for 366d", "'366d' is longer than the longest override, 365d (a year)"),
+        ("brightness 40 for 0", "'0' is not a duration: use e.g. 90, 45s, 10m, 2h, 1h30m"),
+    ])
+    func badBrightnessLinesSayWhy(line: String, message: String) {
+        do {
+            _ = try ControlLine.request(line)
+            Issue.record("accepted '\(line)'")
+        } catch {
+            #expect(error.message == message)
+        }
     }
 
     @Test(arguments: [

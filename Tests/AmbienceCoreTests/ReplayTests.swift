@@ -38,7 +38,9 @@ struct ReplayTests {
                 #"{"event":"change""#, #"{"event":"fault""#, #"{"event":"recovered""#,
             ])
         #expect(
-            output[1].hasSuffix(#""time":3,"override":null,"override_remaining_s":null,"fault":true}"# + "\n")
+            output[1].hasSuffix(
+                #""time":3,"override":null,"override_remaining_s":null,"fault":true,"brightness":null}"#
+                    + "\n")
         )
     }
 
@@ -67,4 +69,5 @@ struct ReplayTests {
     }
 }
 
-private let noOverrideNoFault = #""override":null,"override_remaining_s":null,"fault":false}"#
+private let noOverrideNoFault =
+    #""override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#

@@ -144,6 +144,8 @@ import Testing
                 flush_interval = 300
                 max_bytes = 50000000
 
+                # [backlight]: none, the display's brightness is left alone
+
                 [kiosk]
                 pipe = "/run/ambience/kiosk"
                 restart = false

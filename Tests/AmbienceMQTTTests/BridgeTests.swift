@@ -4,7 +4,7 @@ import Testing
 struct BridgeTests {
     static let topics = Topics(prefix: "ambience", deviceID: "k1", discoveryPrefix: "homeassistant")
     static let line =
-        #"{"event":"change","state":"regular","previous":null,"animated":false,"reason":"startup","lux":300,"filtered":300,"time":"x","override":null,"override_remaining_s":null,"fault":false}"#
+        #"{"event":"change","state":"regular","previous":null,"animated":false,"reason":"startup","lux":300,"filtered":300,"time":"x","override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#
 
     func makeBridge(discovery: Bool = true, perEntity: Bool = false, random: Double = 0.5) -> Bridge {
         Bridge(

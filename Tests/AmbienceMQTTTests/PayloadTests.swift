@@ -106,7 +106,7 @@ struct OverridePayloadTests {
 
 struct KioskStatusTests {
     static let held =
-        #"{"event":"change","state":"invert","previous":"regular","animated":true,"reason":"override","lux":3.25,"filtered":4,"time":"2026-11-29T21:00:00.123Z","override":"invert","override_remaining_s":1800,"fault":false}"#
+        #"{"event":"change","state":"invert","previous":"regular","animated":true,"reason":"override","lux":3.25,"filtered":4,"time":"2026-11-29T21:00:00.123Z","override":"invert","override_remaining_s":1800,"fault":false,"brightness":null}"#
 
     @Test func anEventLineBecomesTheStatePayload() {
         var status = KioskStatus()
@@ -114,7 +114,7 @@ struct KioskStatusTests {
         #expect(consumed)
         #expect(
             status.payload(now: 100)
-                == #"{"state":"invert","lux":3.25,"filtered":4,"override":"invert","override_remaining_s":1800,"fault":false}"#
+                == #"{"state":"invert","lux":3.25,"filtered":4,"override":"invert","override_remaining_s":1800,"fault":false,"brightness":null}"#
         )
     }
 
@@ -129,12 +129,12 @@ struct KioskStatusTests {
         var status = KioskStatus()
         _ = status.consume(Self.held, now: 0)
         let fault =
-            #"{"event":"fault","state":"invert","previous":null,"animated":false,"reason":null,"lux":null,"filtered":4,"time":"x","override":null,"override_remaining_s":null,"fault":true}"#
+            #"{"event":"fault","state":"invert","previous":null,"animated":false,"reason":null,"lux":null,"filtered":4,"time":"x","override":null,"override_remaining_s":null,"fault":true,"brightness":null}"#
         let consumed = status.consume(fault, now: 1)
         #expect(consumed)
         #expect(
             status.payload(now: 1)
-                == #"{"state":"invert","lux":3.25,"filtered":4,"override":null,"override_remaining_s":null,"fault":true}"#
+                == #"{"state":"invert","lux":3.25,"filtered":4,"override":null,"override_remaining_s":null,"fault":true,"brightness":null}"#
         )
     }
 

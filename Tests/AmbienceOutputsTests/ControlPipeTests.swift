@@ -27,7 +27,7 @@ import Testing
         #expect(control.read().isEmpty)
         try write(
             "override invert\n\noverride dim\noverride regular for 10m\nreboot\noverride invert for 366d\n"
-                + "override auto\n", to: path)
+                + "override auto\nbrightness 40 for 2h\nbrightness 140\n", to: path)
         #expect(
             control.read() == [
                 .command(.hold(.invert, duration: nil)),
@@ -36,11 +36,17 @@ import Testing
                 ),
                 .command(.hold(.regular, duration: 600)),
                 .rejected(
-                    line: "reboot", reason: "expected 'override STATE [for DURATION]' or 'override auto'"),
+                    line: "reboot",
+                    reason: "expected 'override STATE [for DURATION]', 'override auto',"
+                        + " 'brightness PERCENT [for DURATION]' or 'brightness auto'"),
                 .rejected(
                     line: "override invert for 366d",
                     reason: "'366d' is longer than the longest override, 365d (a year)"),
                 .command(.auto),
+                .brightness(.hold(percent: 40, duration: 7200)),
+                .rejected(
+                    line: "brightness 140",
+                    reason: "'140' is not a brightness: use a whole percent 0 to 100, or auto"),
             ])
         #expect(log.messages.isEmpty)
     }

@@ -40,7 +40,7 @@ import Testing
         sink.poll(now: 8.1)
         #expect(
             reader.lines() == [
-                #"{"event":"current","state":"invert","previous":"regular","animated":false,"reason":"light","lux":100,"filtered":100,"time":7,"override":null,"override_remaining_s":null,"fault":false}"#
+                #"{"event":"current","state":"invert","previous":"regular","animated":false,"reason":"light","lux":100,"filtered":100,"time":7,"override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#
             ])
 
         sink.deliver(change(.contrast, from: .invert, at: 20))
@@ -214,7 +214,9 @@ import Testing
         sink.poll(now: 101)
         let current = reader.lines().first ?? ""
         #expect(current.hasPrefix(#"{"event":"current","#))
-        #expect(current.hasSuffix(#","override":"invert","override_remaining_s":500,"fault":true}"#))
+        #expect(
+            current.hasSuffix(
+                #","override":"invert","override_remaining_s":500,"fault":true,"brightness":null}"#))
     }
 
     @Test func aNewReaderIsToldOfAFaultThatHolds() throws {

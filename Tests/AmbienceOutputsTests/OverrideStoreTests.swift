@@ -49,3 +49,27 @@ import Testing
         }
     }
 }
+
+struct BrightnessOverrideStoreTests {
+    let directory = TemporaryDirectory()
+
+    @Test func aBrightnessOverrideIsKeptApartFromTheThemesAndEndsByItsClock() throws {
+        let store = OverrideStore(directory: directory.path)
+        try store.save(.hold(.invert, duration: nil), wallClockNow: 1_000)
+        try store.saveBrightness(.hold(percent: 40, duration: 7200), wallClockNow: 1_000)
+        #expect(try store.restoreBrightness(wallClockNow: 1_200) == .hold(percent: 40, duration: 7000))
+        #expect(try store.restore(wallClockNow: 1_200) == .hold(.invert, duration: nil))
+        #expect(try store.restoreBrightness(wallClockNow: 9_000) == nil)
+        try store.saveBrightness(.hold(percent: 0, duration: nil), wallClockNow: 1_000)
+        #expect(try store.restoreBrightness(wallClockNow: 50_000) == .hold(percent: 0, duration: nil))
+        try store.saveBrightness(.auto, wallClockNow: 1_000)
+        #expect(try store.restoreBrightness(wallClockNow: 1_000) == nil)
+        #expect(try store.restore(wallClockNow: 1_200) == .hold(.invert, duration: nil))
+    }
+
+    @Test func aFileThatIsNotAPercentIsAnError() throws {
+        let store = OverrideStore(directory: directory.path)
+        try Files.replaceAtomically(store.brightnessPath, with: "bright\n", mode: 0o644, durable: false)
+        #expect(throws: OutputError.self) { try store.restoreBrightness(wallClockNow: 0) }
+    }
+}

@@ -25,7 +25,7 @@ import Testing
         sink.deliver(change(.contrast, from: .regular, at: 9))
         #expect(
             contents(path)
-                == #"{"event":"change","state":"contrast","previous":"regular","animated":true,"reason":"light","lux":100,"filtered":100,"time":9,"override":null,"override_remaining_s":null,"fault":false}"#
+                == #"{"event":"change","state":"contrast","previous":"regular","animated":true,"reason":"light","lux":100,"filtered":100,"time":9,"override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#
                 + "\n")
         sink.deliver(fault(holding: .contrast, at: 15))
         #expect(contents(path).flatMap { ParsedLine(String($0.dropLast())) }?.event == "fault")

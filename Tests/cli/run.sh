@@ -25,7 +25,7 @@ valid_json_lines() {  # every line of FILE is a JSON object with the protocol's 
     python3 - "$1" <<'PY'
 import json, re, sys
 keys = ["event", "state", "previous", "animated", "reason", "lux", "filtered", "time",
-        "override", "override_remaining_s", "fault"]
+        "override", "override_remaining_s", "fault", "brightness"]
 for number, line in enumerate(open(sys.argv[1]), 1):
     event = json.loads(line)
     assert list(event) == keys, (number, line)
@@ -162,6 +162,15 @@ override_without_a_daemon_says_so() {
     # The bound is checked before the pipe is looked for: a usage error, the same words as MQTT's.
     expect_exit 2 "$BIN" override invert for 99999999999999999d --control "$WORK/no-such-control"
     grep -q "'99999999999999999d' is longer than the longest override, 365d (a year)" "$WORK/err"
+}
+
+brightness_is_checked_then_sent_like_an_override() {
+    expect_exit 2 "$BIN" brightness 140 --control "$WORK/no-such-control"
+    grep -q "'140' is not a brightness: use a whole percent 0 to 100, or auto" "$WORK/err"
+    expect_exit 2 "$BIN" brightness 40 for 366d --control "$WORK/no-such-control"
+    grep -q "'366d' is longer than the longest override, 365d (a year)" "$WORK/err"
+    expect_exit 1 "$BIN" brightness auto --control "$WORK/no-such-control"
+    grep -q 'not running' "$WORK/err"
 }
 
 watch_runs_the_command_on_each_change() {
@@ -344,7 +353,8 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     latency_below_2d_plus_p_is_configuration_error unordered_thresholds_are_configuration_error \
     unreadable_file_is_runtime_error empty_input_prints_nothing random_input_never_crashes help_lists_commands \
     simulation_drives_the_pipe_and_the_state_file override_and_status_talk_to_the_running_daemon \
-    override_without_a_daemon_says_so watch_runs_the_command_on_each_change \
+    override_without_a_daemon_says_so brightness_is_checked_then_sent_like_an_override \
+    watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
     check_names_file_line_and_key check_checks_every_chip_table check_checks_every_program_table \
     fatal_messages_of_every_program_go_out_at_err shipped_configuration_and_boards_are_valid \

@@ -229,16 +229,16 @@ state_is_published_on_every_change() {
     watch_topics
     start_bridge
     eventually 20 seen '^. ambience/kiosk1/status online$' || explain
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"regular","lux":[0-9.]+,"filtered":[0-9.]+,"override":null,"override_remaining_s":null,"fault":false\}$' || explain
+    eventually 20 seen 'ambience/kiosk1/state \{"state":"regular","lux":[0-9.]+,"filtered":[0-9.]+,"override":null,"override_remaining_s":null,"fault":false,"brightness":null\}$' || explain
     lux 3
     eventually 20 seen 'ambience/kiosk1/state \{"state":"invert",' || explain
     lux 30000
     eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",' || explain
     # An unplugged sensor: the fault is published, then its end.
     lux nan
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":true\}$' || explain
+    eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":true,"brightness":null\}$' || explain
     lux 30000
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":false\}$' || explain
+    eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":false,"brightness":null\}$' || explain
     [ "$(grep -c '"fault":true' "$T/seen")" -ge 1 ]
 }
 
