@@ -1,9 +1,24 @@
 import AmbienceCore
 
-/// A command message on an override topic: `auto`, `invert`, `regular` or `contrast`, optionally
-/// followed by ` for DURATION` (`for 30m`). The control pipe's own parser decides, so MQTT takes
-/// exactly what `ambience override` takes.
+/// A command message on an override topic: for the theme `auto`, `invert`, `regular` or
+/// `contrast`, for the backlight `auto` or a percent (`40`, as Home Assistant's number sends it),
+/// either optionally followed by ` for DURATION` (`for 30m`). The control pipe's own parser
+/// decides, so MQTT takes exactly what `ambience override` and `ambience brightness` take.
 public enum OverridePayload {
+    /// What a topic overrides: the control line's first word.
+    public enum Kind: String, Sendable {
+        case theme = "override"
+        case brightness
+
+        /// What a rejected payload's warning suggests instead.
+        public var expected: String {
+            switch self {
+            case .theme: "auto, invert, regular or contrast, optionally 'for 30m'"
+            case .brightness: "auto or a whole percent 0 to 100, optionally 'for 30m'"
+            }
+        }
+    }
+
     /// Longer payloads are not commands; the limit keeps what is logged of one short.
     public static let maximumLength = 64
 
@@ -12,7 +27,7 @@ public enum OverridePayload {
     }
 
     /// The control-pipe line for `payload`, or why it is not a command.
-    public static func controlLine(_ payload: [UInt8]) -> Result<String, Rejection> {
+    public static func controlLine(_ payload: [UInt8], kind: Kind = .theme) -> Result<String, Rejection> {
         guard payload.count <= maximumLength else {
             return .failure(Rejection(message: "longer than \(maximumLength) bytes"))
         }
@@ -21,9 +36,12 @@ public enum OverridePayload {
         else {
             return .failure(Rejection(message: "not a line of text"))
         }
-        let line = "override " + text
+        let line = kind.rawValue + " " + text
         do {
-            _ = try ControlLine.parse(line)
+            switch kind {
+            case .theme: _ = try ControlLine.parse(line)
+            case .brightness: _ = try ControlLine.parseBrightness(line)
+            }
         } catch {
             return .failure(Rejection(message: error.message))
         }

@@ -97,6 +97,26 @@ struct OverridePayloadTests {
             rejection.message == "'99999999999999999d' is longer than the longest override, 365d (a year)")
     }
 
+    /// What Home Assistant's number and button send, and what `ambience brightness` takes.
+    @Test(arguments: [
+        ("40", "brightness 40"), ("0", "brightness 0"), ("100", "brightness 100"), ("40%", "brightness 40%"),
+        ("auto", "brightness auto"), ("40  for 2h", "brightness 40 for 2h"),
+    ])
+    func brightnessCommandsBecomeControlLines(payload: String, line: String) {
+        #expect(OverridePayload.controlLine(Array(payload.utf8), kind: .brightness) == .success(line))
+    }
+
+    @Test(arguments: ["", "101", "-1", "40.5", "bright", "invert", "40 for", "auto for 5m", "brightness 40"])
+    func malformedBrightnessCommandsAreRejected(payload: String) {
+        guard
+            case .failure(let rejection) = OverridePayload.controlLine(Array(payload.utf8), kind: .brightness)
+        else {
+            Issue.record("accepted '\(payload)'")
+            return
+        }
+        #expect(!rejection.message.isEmpty)
+    }
+
     @Test func invalidUTF8IsRejectedAndLoggedPrintably() {
         #expect((try? OverridePayload.controlLine([0xFF, 0x41]).get()) == nil)
         #expect(OverridePayload.quoted(Array("a\u{1B}[2Jb".utf8)) == "'a?[2Jb'")
