@@ -38,6 +38,11 @@ public enum BridgeAction: Equatable, Sendable {
 /// documents of a subscription in order, before those of a later one: the bridge subscribes to
 /// its own status topic last, and the retained `online` it published there a moment before says
 /// that every stale document has arrived.
+///
+/// The brightness entities are announced only for a kiosk with a backlight, which the daemon's
+/// lines tell (`brightness` is null without `[backlight]`): the announcement waits for the first
+/// line (the daemon writes one within a second of the pipe's opening), at most another
+/// `staleCheckTimeout`, and is made again when a restarted daemon says otherwise.
 public final class Bridge {
     public struct Settings: Sendable {
         public var topics: Topics
@@ -81,6 +86,13 @@ public final class Bridge {
     private var announced = false
     /// The daemon's pipe has a writer: what `status` says is current, worth publishing again.
     private var daemonWriting = false
+    /// Whether the kiosk has a backlight, as the daemon's last line said; nil before its first.
+    private var backlight: Bool?
+    /// What this connection's announcement said of the backlight.
+    private var announcedBacklight = false
+    /// The look for stale documents is over, the daemon not heard from yet: the announcement
+    /// waits for its first line, at most until this time.
+    private var daemonWaitEnds: Double?
 
     /// `random` returns a number in [0, 1): the delay before announcing again.
     public init(settings: Settings, random: @escaping () -> Double) {
@@ -100,7 +112,7 @@ public final class Bridge {
         var actions: [BridgeAction] = [
             .publish(Publication(topic: topics.status, payload: "online", retain: true))
         ]
-        actions += [topics.overrideCommand, topics.groupOverrideCommand].map(BridgeAction.subscribe)
+        actions += commandTopics.map(BridgeAction.subscribe)
         if settings.discovery != nil { actions.append(.subscribe(topics.homeAssistantStatus)) }
         actions += staleDiscoveryTopics.map(BridgeAction.subscribe)
         // Last: the retained `online` published above comes back after every retained document
@@ -122,6 +134,7 @@ public final class Bridge {
         nextRepublish = nil
         announceAt = nil
         staleCheckEnds = nil
+        daemonWaitEnds = nil
         announced = false
     }
 
@@ -135,8 +148,33 @@ public final class Bridge {
     public func eventLine(_ line: String, now: Double) -> [BridgeAction] {
         guard status.consume(line, now: now) else { return [] }
         daemonWriting = true
+        backlight = status.brightness != nil
         guard isConnected else { return [] }
-        return [publishState(now: now)]
+        var actions = [publishState(now: now)]
+        if daemonWaitEnds != nil {
+            daemonWaitEnds = nil
+            actions += announce()
+        } else if announced, backlight != announcedBacklight {
+            // A daemon restarted with or without `[backlight]`: its entities come or go.
+            actions += announce()
+        }
+        return actions
+    }
+
+    /// The topics commands arrive on: the theme's and the backlight's, this kiosk's and the fleet's.
+    private var commandTopics: [String] {
+        [
+            topics.overrideCommand, topics.groupOverrideCommand, topics.brightnessCommand,
+            topics.groupBrightnessCommand,
+        ]
+    }
+
+    private func commandKind(_ topic: String) -> OverridePayload.Kind? {
+        switch topic {
+        case topics.overrideCommand, topics.groupOverrideCommand: .theme
+        case topics.brightnessCommand, topics.groupBrightnessCommand: .brightness
+        default: nil
+        }
     }
 
     /// A message on a subscribed topic.
@@ -144,7 +182,7 @@ public final class Bridge {
         if topic == topics.status {
             // The bridge's own status, retained: every stale document has been delivered.
             guard retained, staleCheckEnds != nil else { return [] }
-            return endStaleCheck()
+            return endStaleCheck(now: now)
         }
         if staleDiscoveryTopics.contains(topic) {
             return staleDocument(topic: topic, payload: payload, retained: retained)
@@ -159,7 +197,7 @@ public final class Bridge {
             announceAt = now + settings.announceJitter * random()
             return []
         }
-        guard topic == topics.overrideCommand || topic == topics.groupOverrideCommand else { return [] }
+        guard let kind = commandKind(topic) else { return [] }
         if retained {
             // A retained command would strike again at every reconnect (and a group one on
             // every kiosk): commands are for now only.
@@ -169,14 +207,14 @@ public final class Bridge {
                         + " publish commands without retain (clear it with an empty retained message)")
             ]
         }
-        switch OverridePayload.controlLine(payload) {
+        switch OverridePayload.controlLine(payload, kind: kind) {
         case .success(let line):
             return [.note("\(topic): \(OverridePayload.quoted(payload))"), .control(line)]
         case .failure(let error):
             return [
                 .warn(
                     "\(topic): ignored \(OverridePayload.quoted(payload)): \(error.message);"
-                        + " expected auto, invert, regular or contrast, optionally 'for 30m'")
+                        + " expected \(kind.expected)")
             ]
         }
     }
@@ -190,13 +228,23 @@ public final class Bridge {
                 .note(
                     "\(topics.status): the retained status did not come back within"
                         + " \(Int(settings.staleCheckTimeout)) s; going on without it"))
-            actions += endStaleCheck()
+            actions += endStaleCheck(now: now)
+        }
+        if let due = daemonWaitEnds, now >= due {
+            daemonWaitEnds = nil
+            if settings.discovery != nil {
+                actions.append(
+                    .note(
+                        "no line from the daemon within \(Int(settings.staleCheckTimeout)) s: announcing"
+                            + " without the brightness entities until it says it has a backlight"))
+            }
+            actions += announce()
         }
         if let due = announceAt, now >= due {
             announceAt = nil
             // Before the look for stale documents ends, its own announcement is still to come.
-            if staleCheckEnds == nil {
-                actions += announcement()
+            if staleCheckEnds == nil, daemonWaitEnds == nil {
+                actions += announce()
                 if daemonWriting, status.state != nil { actions.append(publishState(now: now)) }
             }
         }
@@ -208,7 +256,7 @@ public final class Bridge {
 
     /// The next time `tick` has something to do.
     public var nextDeadline: Double? {
-        [nextRepublish, announceAt, staleCheckEnds].compactMap { $0 }.min()
+        [nextRepublish, announceAt, staleCheckEnds, daemonWaitEnds].compactMap { $0 }.min()
     }
 
     private func publishState(now: Double) -> BridgeAction {
@@ -218,25 +266,43 @@ public final class Bridge {
 
     /// The discovery topics of this kiosk that the current setting leaves unused: the other
     /// style's, or all of them with discovery off (never the fleet's, which other kiosks announce).
+    /// With the backlight not known yet, the brightness entities' own topics are not stale.
     public var staleDiscoveryTopics: [String] {
         let all = Discovery(topics: topics, name: "").allTopics
-        let current = Set(documents.map(\.topic))
+        let current = Set(documents(backlight: backlight ?? true).map(\.topic))
         return all.filter { !current.contains($0) }
     }
 
     /// The documents of the current setting; none with discovery off.
-    private var documents: [(topic: String, payload: String)] {
+    private func documents(backlight: Bool) -> [(topic: String, payload: String)] {
         guard let discovery = settings.discovery else { return [] }
-        // The fleet's select only with device-based discovery (Home Assistant 2024.11 on).
+        // The fleet's entities only with device-based discovery (Home Assistant 2024.11 on).
         return settings.perEntityDiscovery
-            ? discovery.entityDocuments : [discovery.deviceDocument, discovery.groupDocument]
+            ? discovery.entityDocuments(backlight: backlight)
+            : [discovery.deviceDocument(backlight: backlight), discovery.groupDocument]
     }
 
-    private func endStaleCheck() -> [BridgeAction] {
+    private func endStaleCheck(now: Double) -> [BridgeAction] {
         staleCheckEnds = nil
-        announced = true
+        guard backlight != nil else {
+            daemonWaitEnds = now + settings.staleCheckTimeout
+            return []
+        }
         // The state went out on connecting, retained: Home Assistant reads it when it subscribes.
-        return announcement()
+        return announce()
+    }
+
+    /// The announcement, after which a change of the backlight announces again. Per entity,
+    /// the brightness documents announced before and no longer wanted are emptied (a device's
+    /// new document itself removes the components it leaves out).
+    private func announce() -> [BridgeAction] {
+        let wanted = Set(documents(backlight: backlight ?? false).map(\.topic))
+        let dropped =
+            announced
+            ? documents(backlight: announcedBacklight).map(\.topic).filter { !wanted.contains($0) } : []
+        announced = true
+        announcedBacklight = backlight ?? false
+        return dropped.map { .publish(Publication(topic: $0, payload: "", retain: true)) } + announcement()
     }
 
     /// A document at a stale topic: emptied when it is a retained one (what the broker holds),
@@ -254,13 +320,15 @@ public final class Bridge {
         ]
         // Found after the announcement (the retained status was late): announced again, after the
         // removal, so that Home Assistant takes the documents once the old entities are gone.
-        if announced { actions += announcement() }
+        if announced { actions += announce() }
         return actions
     }
 
     /// The current setting's discovery documents (none with discovery off: stale ones are
     /// removed as they are found).
     private func announcement() -> [BridgeAction] {
-        documents.map { .publish(Publication(topic: $0.topic, payload: $0.payload, retain: true)) }
+        documents(backlight: backlight ?? false).map {
+            .publish(Publication(topic: $0.topic, payload: $0.payload, retain: true))
+        }
     }
 }

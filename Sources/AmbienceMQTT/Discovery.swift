@@ -18,6 +18,11 @@ import JSON
 ///   for that many seconds;
 /// - a `select` takes `options` and `command_topic`, and publishes the option chosen there;
 /// - a `binary_sensor` reads `ON`/`OFF` by default; `device_class: problem` means ON = a problem;
+/// - a `number` takes `min`, `max`, `step`, `mode` (`slider`) and `unit_of_measurement`, publishes
+///   the value set at `command_topic` (a whole number as one, `40`), shows its state topic's value,
+///   unknown when that is `None` (`payload_reset`), and is optimistic without a state topic;
+/// - a `button` publishes `payload_press` at `command_topic`, and has no state;
+/// - device-based discovery removes a component that a new document of the device leaves out;
 /// - Home Assistant publishes `online` at `<discovery_prefix>/status` when it starts, after
 ///   which devices should announce themselves again.
 public struct Discovery: Sendable {
@@ -46,8 +51,51 @@ public struct Discovery: Sendable {
 
     public static let overrideOptions = ["auto"] + AmbienceState.allCases.map(\.rawValue)
 
-    public var components: [Component] {
+    /// The screen's brightness as a `number`, 0 to 100 %, as Home Assistant's own kiosk
+    /// integration shows a screen's brightness (not a `light`: "turn off all lights" would then
+    /// reach the kiosks, and percent 0 is the dimmest lit step, never off). Without a state topic
+    /// (the fleet's) Home Assistant keeps the value last set.
+    static func brightnessNumber(uniqueID: String, name: String, commandTopic: String, stateful: Bool)
+        -> [(String, JSONValue)]
+    {
+        [
+            ("unique_id", .string(uniqueID)), ("name", .string(name)),
+            ("min", .number(0)), ("max", .number(100)), ("step", .number(1)), ("mode", .string("slider")),
+            ("unit_of_measurement", .string("%")), ("command_topic", .string(commandTopic)),
+        ]
+            // A null brightness renders as None, Home Assistant's `payload_reset`: unknown.
+            + (stateful ? [("value_template", .string("{{ value_json.brightness }}"))] : [])
+            + [("icon", .string("mdi:brightness-6"))]
+    }
+
+    /// The way back from the number to the light sensor: a `button` sending `auto`. A number has
+    /// no value for "automatic", and a switch would need a state the event lines do not carry.
+    static func automaticBrightnessButton(uniqueID: String, name: String, commandTopic: String)
+        -> [(String, JSONValue)]
+    {
+        [
+            ("unique_id", .string(uniqueID)), ("name", .string(name)),
+            ("command_topic", .string(commandTopic)), ("payload_press", .string("auto")),
+            ("icon", .string("mdi:brightness-auto")),
+        ]
+    }
+
+    /// The kiosk's entities; the brightness ones only with `backlight` (its daemon's lines carry
+    /// a percent, not null: a kiosk without a backlight has nothing to show or set).
+    public func components(backlight: Bool) -> [Component] {
         let id = topics.discoveryObjectID
+        let brightness = [
+            Component(
+                key: "brightness", platform: "number",
+                options: Self.brightnessNumber(
+                    uniqueID: "\(id)_brightness", name: "Brightness", commandTopic: topics.brightnessCommand,
+                    stateful: true)),
+            Component(
+                key: "brightness_auto", platform: "button",
+                options: Self.automaticBrightnessButton(
+                    uniqueID: "\(id)_brightness_auto", name: "Automatic brightness",
+                    commandTopic: topics.brightnessCommand)),
+        ]
         return [
             Component(
                 key: "lux", platform: "sensor",
@@ -83,7 +131,7 @@ public struct Discovery: Sendable {
                     ("device_class", .string("problem")),
                     ("value_template", .string("{{ 'ON' if value_json.fault else 'OFF' }}")),
                 ]),
-        ]
+        ] + (backlight ? brightness : [])
     }
 
     private var device: JSONValue {
@@ -109,8 +157,8 @@ public struct Discovery: Sendable {
     }
 
     /// The one device-based document.
-    public var deviceDocument: (topic: String, payload: String) {
-        let components = components.map { component in
+    public func deviceDocument(backlight: Bool) -> (topic: String, payload: String) {
+        let components = components(backlight: backlight).map { component in
             (component.key, JSONValue.object([("p", .string(component.platform))] + component.options))
         }
         let document = JSONValue.object(
@@ -118,9 +166,12 @@ public struct Discovery: Sendable {
         return (topics.deviceDiscovery, document.text)
     }
 
-    /// The fleet's device, "all kiosks", with one select on the group topic. Home Assistant keeps
-    /// no state for it (no state topic: the select is optimistic); each kiosk's own select shows
-    /// what took effect. Never removed by one bridge, since the others share it.
+    /// The fleet's device, "all kiosks", with a select on the group's override topic and the
+    /// brightness number and button on its brightness topic. Home Assistant keeps no state for
+    /// them (no state topic: the select and the number are optimistic); each kiosk's own entities
+    /// show what took effect. Every bridge publishes the same document, with or without a
+    /// backlight of its own (a daemon without one logs the line and ignores it). Never removed
+    /// by one bridge, since the others share it.
     public var groupDocument: (topic: String, payload: String) {
         let id = topics.groupObjectID
         let select = JSONValue.object([
@@ -130,6 +181,16 @@ public struct Discovery: Sendable {
             ("command_topic", .string(topics.groupOverrideCommand)),
             ("icon", .string("mdi:monitor-multiple")),
         ])
+        let brightness = JSONValue.object(
+            [("p", .string("number"))]
+                + Self.brightnessNumber(
+                    uniqueID: "\(id)_brightness", name: "Brightness of all kiosks",
+                    commandTopic: topics.groupBrightnessCommand, stateful: false))
+        let automatic = JSONValue.object(
+            [("p", .string("button"))]
+                + Self.automaticBrightnessButton(
+                    uniqueID: "\(id)_brightness_auto", name: "Automatic brightness on all kiosks",
+                    commandTopic: topics.groupBrightnessCommand))
         let document = JSONValue.object([
             (
                 "dev",
@@ -139,14 +200,18 @@ public struct Discovery: Sendable {
                         ("mf", .string("Ambience")), ("mdl", .string("kiosk fleet")),
                     ] + software)
             ),
-            ("o", origin), ("qos", .number(1)), ("cmps", .object([("override", select)])),
+            ("o", origin), ("qos", .number(1)),
+            (
+                "cmps",
+                .object([("override", select), ("brightness", brightness), ("brightness_auto", automatic)])
+            ),
         ])
         return (topics.groupDiscovery, document.text)
     }
 
     /// One document per entity, for Home Assistant before 2024.11.
-    public var entityDocuments: [(topic: String, payload: String)] {
-        components.map { component in
+    public func entityDocuments(backlight: Bool) -> [(topic: String, payload: String)] {
+        components(backlight: backlight).map { component in
             let document = JSONValue.object(
                 component.options + shared + [("device", device), ("origin", origin)])
             return (
@@ -159,6 +224,8 @@ public struct Discovery: Sendable {
     /// documents of another setting to remove.
     public var allTopics: [String] {
         [topics.deviceDiscovery]
-            + components.map { topics.entityDiscovery(platform: $0.platform, objectID: $0.key) }
+            + components(backlight: true).map {
+                topics.entityDiscovery(platform: $0.platform, objectID: $0.key)
+            }
     }
 }

@@ -19,6 +19,10 @@ public struct Topics: Equatable, Sendable {
     public var overrideCommand: String { "\(prefix)/\(deviceID)/override/set" }
     /// Overrides for every kiosk at once.
     public var groupOverrideCommand: String { "\(prefix)/all/override/set" }
+    /// The backlight's overrides for this kiosk: a percent, or `auto`.
+    public var brightnessCommand: String { "\(prefix)/\(deviceID)/brightness/set" }
+    /// The backlight's overrides for every kiosk at once.
+    public var groupBrightnessCommand: String { "\(prefix)/all/brightness/set" }
     /// Home Assistant says `online` here when it (re)starts: the moment to announce again.
     public var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
 

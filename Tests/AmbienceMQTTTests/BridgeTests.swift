@@ -1,4 +1,5 @@
 import AmbienceMQTT
+import JSON
 import Testing
 
 struct BridgeTests {
@@ -6,13 +7,20 @@ struct BridgeTests {
     static let line =
         #"{"event":"change","state":"regular","previous":null,"animated":false,"reason":"startup","lux":300,"filtered":300,"time":"x","override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#
 
-    func makeBridge(discovery: Bool = true, perEntity: Bool = false, random: Double = 0.5) -> Bridge {
-        Bridge(
+    static let backlightLine = line.replacing(#""brightness":null"#, with: #""brightness":40"#)
+
+    /// A bridge that has read `daemonLine` from the daemon, offline (nil: nothing read yet).
+    func makeBridge(
+        discovery: Bool = true, perEntity: Bool = false, random: Double = 0.5, daemonLine: String? = Self.line
+    ) -> Bridge {
+        let bridge = Bridge(
             settings: Bridge.Settings(
                 topics: Self.topics,
                 discovery: discovery ? Discovery(topics: Self.topics, name: "K1", version: "1") : nil,
                 perEntityDiscovery: perEntity),
             random: { random })
+        if let daemonLine { _ = bridge.eventLine(daemonLine, now: 0) }
+        return bridge
     }
 
     func published(_ actions: [BridgeAction]) -> [Publication] {
@@ -39,6 +47,14 @@ struct BridgeTests {
         "homeassistant/select/ambience_k1/override/config",
         "homeassistant/binary_sensor/ambience_k1/fault/config",
     ]
+    static let brightnessEntityTopics = [
+        "homeassistant/number/ambience_k1/brightness/config",
+        "homeassistant/button/ambience_k1/brightness_auto/config",
+    ]
+    static let commandTopics = [
+        "ambience/k1/override/set", "ambience/all/override/set", "ambience/k1/brightness/set",
+        "ambience/all/brightness/set",
+    ]
 
     @Test func eachConnectionSaysOnlineSubscribesAnnouncesAndPublishesOneFreshState() {
         let bridge = makeBridge()
@@ -49,9 +65,9 @@ struct BridgeTests {
                 == .publish(Publication(topic: "ambience/k1/status", payload: "online", retain: true)))
         // The other style's topics, then the bridge's own status last.
         #expect(
-            subscribed(actions) == [
-                "ambience/k1/override/set", "ambience/all/override/set", "homeassistant/status",
-            ] + Self.entityTopics + ["ambience/k1/status"])
+            subscribed(actions)
+                == Self.commandTopics + ["homeassistant/status"] + Self.entityTopics
+                + Self.brightnessEntityTopics + ["ambience/k1/status"])
         #expect(published(actions).map(\.topic) == ["ambience/k1/status", "ambience/k1/state"])
         // The retained status back: the documents.
         let announcement = published(statusReturns(bridge, now: 5.1))
@@ -126,7 +142,7 @@ struct BridgeTests {
         let actions = bridge.tick(now: 5)
         #expect(published(actions).map(\.topic) == [Self.deviceTopic, Self.groupTopic])
         #expect(actions.contains { if case .note = $0 { true } else { false } })
-        #expect(bridge.nextDeadline == nil)
+        #expect(bridge.nextDeadline == 60)  // only the periodic state
         // A stale document found after that: emptied, then the documents once more.
         let late = retainedDocument(bridge, at: Self.entityTopics[2], now: 6)
         #expect(
@@ -180,6 +196,114 @@ struct BridgeTests {
         #expect(group.contains(.control("override auto")))
     }
 
+    @Test func brightnessCommandsOnBothTopicsReachTheControlPipe() {
+        let bridge = makeBridge()
+        _ = bridge.connected(now: 0)
+        let own = bridge.message(
+            topic: "ambience/k1/brightness/set", payload: Array("40".utf8), retained: false, now: 1)
+        #expect(own.contains(.control("brightness 40")))
+        #expect(own.contains { if case .note = $0 { true } else { false } })
+        let timed = bridge.message(
+            topic: "ambience/k1/brightness/set", payload: Array("10 for 2h".utf8), retained: false, now: 1)
+        #expect(timed.contains(.control("brightness 10 for 2h")))
+        let group = bridge.message(
+            topic: "ambience/all/brightness/set", payload: Array("auto".utf8), retained: false, now: 1)
+        #expect(group.contains(.control("brightness auto")))
+        // A theme on the brightness topic, a percent on the theme's: each topic takes its own.
+        for (topic, payload) in [
+            ("ambience/k1/brightness/set", "invert"), ("ambience/all/override/set", "40"),
+        ] {
+            let actions = bridge.message(topic: topic, payload: Array(payload.utf8), retained: false, now: 1)
+            #expect(actions.count == 1)
+            guard case .warn(let message) = actions.first else {
+                Issue.record("no warning for \(payload) at \(topic)")
+                continue
+            }
+            #expect(message.contains(topic.hasSuffix("brightness/set") ? "whole percent" : "contrast"))
+        }
+        let retained = bridge.message(
+            topic: "ambience/all/brightness/set", payload: Array("40".utf8), retained: true, now: 1)
+        #expect(retained.count == 1 && !retained.contains { if case .control = $0 { true } else { false } })
+    }
+
+    @Test func aKioskWithABacklightAnnouncesItsBrightnessEntitiesInEitherStyle() throws {
+        let device = makeBridge(daemonLine: Self.backlightLine)
+        let actions = device.connected(now: 0)
+        // Its own style's brightness topics are not stale; the other style's are.
+        #expect(
+            subscribed(actions).filter { Self.brightnessEntityTopics.contains($0) }
+                == Self.brightnessEntityTopics)
+        let announcement = published(statusReturns(device, now: 0.1))
+        #expect(announcement.map(\.topic) == [Self.deviceTopic, Self.groupTopic])
+        let document = try JSONValue.parse(announcement[0].payload)
+        #expect(document["cmps"]?["brightness"]?["p"] == .string("number"))
+        #expect(document["cmps"]?["brightness_auto"]?["p"] == .string("button"))
+        // A per-entity document of the brightness from before: emptied, the device announced again.
+        let removal = published(retainedDocument(device, at: Self.brightnessEntityTopics[0], now: 1))
+        #expect(removal.map(\.topic) == [Self.brightnessEntityTopics[0], Self.deviceTopic, Self.groupTopic])
+        #expect(removal[0].payload.isEmpty)
+
+        let perEntity = makeBridge(perEntity: true, daemonLine: Self.backlightLine)
+        let subscriptions = subscribed(perEntity.connected(now: 0))
+        #expect(!subscriptions.contains { Self.brightnessEntityTopics.contains($0) })
+        #expect(
+            published(statusReturns(perEntity, now: 0.1)).map(\.topic)
+                == Self.entityTopics + Self.brightnessEntityTopics)
+    }
+
+    @Test func withoutABacklightNoBrightnessEntity() throws {
+        let bridge = makeBridge()
+        _ = bridge.connected(now: 0)
+        let announcement = published(statusReturns(bridge, now: 0.1))
+        let document = try JSONValue.parse(announcement[0].payload)
+        #expect(document["cmps"]?["brightness"] == nil && document["cmps"]?["brightness_auto"] == nil)
+        // The fleet's are there all the same: every bridge publishes the one document.
+        #expect(try JSONValue.parse(announcement[1].payload)["cmps"]?["brightness"] != nil)
+    }
+
+    @Test func theAnnouncementWaitsForTheDaemonsFirstLine() throws {
+        let bridge = makeBridge(daemonLine: nil)
+        _ = bridge.connected(now: 0)
+        #expect(statusReturns(bridge, now: 0.1).isEmpty)
+        #expect(bridge.nextDeadline == 5.1)
+        let actions = published(bridge.eventLine(Self.backlightLine, now: 0.8))
+        #expect(actions.map(\.topic) == ["ambience/k1/state", Self.deviceTopic, Self.groupTopic])
+        #expect(try JSONValue.parse(actions[1].payload)["cmps"]?["brightness"] != nil)
+        #expect(bridge.nextDeadline == 60.8)
+
+        // No daemon: announced without the brightness after the wait, with it once it writes.
+        let alone = makeBridge(daemonLine: nil)
+        _ = alone.connected(now: 0)
+        _ = statusReturns(alone, now: 0.1)
+        #expect(alone.tick(now: 5).isEmpty)
+        let late = alone.tick(now: 5.1)
+        #expect(late.contains { if case .note = $0 { true } else { false } })
+        #expect(published(late).map(\.topic) == [Self.deviceTopic, Self.groupTopic])
+        #expect(try JSONValue.parse(published(late)[0].payload)["cmps"]?["brightness"] == nil)
+        let back = published(alone.eventLine(Self.backlightLine, now: 30))
+        #expect(back.map(\.topic) == ["ambience/k1/state", Self.deviceTopic, Self.groupTopic])
+        #expect(try JSONValue.parse(back[1].payload)["cmps"]?["brightness"] != nil)
+        // Further lines with the same backlight: only the state.
+        #expect(published(alone.eventLine(Self.backlightLine, now: 31)).map(\.topic) == ["ambience/k1/state"])
+    }
+
+    @Test func aDaemonRestartedWithoutItsBacklightTakesItsEntitiesAway() throws {
+        let perEntity = makeBridge(perEntity: true, daemonLine: Self.backlightLine)
+        _ = perEntity.connected(now: 0)
+        _ = statusReturns(perEntity, now: 0.1)
+        let gone = published(perEntity.eventLine(Self.line, now: 10))
+        #expect(gone.map(\.topic) == ["ambience/k1/state"] + Self.brightnessEntityTopics + Self.entityTopics)
+        #expect(gone[1].payload.isEmpty && gone[2].payload.isEmpty && gone.allSatisfy(\.retain))
+
+        // Device-based: the new document leaves them out, which removes them.
+        let device = makeBridge(daemonLine: Self.backlightLine)
+        _ = device.connected(now: 0)
+        _ = statusReturns(device, now: 0.1)
+        let document = published(device.eventLine(Self.line, now: 10))
+        #expect(document.map(\.topic) == ["ambience/k1/state", Self.deviceTopic, Self.groupTopic])
+        #expect(try JSONValue.parse(document[1].payload)["cmps"]?["brightness"] == nil)
+    }
+
     @Test func retainedCommandsAreIgnoredWithAWarning() {
         let bridge = makeBridge()
         let actions = bridge.message(
@@ -230,9 +354,9 @@ struct BridgeTests {
         let actions = bridge.connected(now: 0)
         // Every topic of this kiosk looked at, never the fleet's, which the other kiosks announce.
         #expect(
-            subscribed(actions) == [
-                "ambience/k1/override/set", "ambience/all/override/set", Self.deviceTopic,
-            ] + Self.entityTopics + ["ambience/k1/status"])
+            subscribed(actions)
+                == Self.commandTopics + [Self.deviceTopic] + Self.entityTopics + Self.brightnessEntityTopics
+                + ["ambience/k1/status"])
         #expect(!published(actions).contains { $0.topic.hasPrefix("homeassistant/") })
         let removal = retainedDocument(bridge, at: Self.deviceTopic)
         #expect(published(removal) == [Publication(topic: Self.deviceTopic, payload: "", retain: true)])

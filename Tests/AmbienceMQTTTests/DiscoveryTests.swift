@@ -7,7 +7,7 @@ struct DiscoveryTests {
     var discovery: Discovery { Discovery(topics: topics, name: "Lobby kiosk", version: "1.2") }
 
     @Test func oneDeviceDocumentWithDeviceOriginAndFourComponents() throws {
-        let (topic, payload) = discovery.deviceDocument
+        let (topic, payload) = discovery.deviceDocument(backlight: false)
         #expect(topic == "homeassistant/device/ambience_lobby/config")
         let document = try JSONValue.parse(payload)
         #expect(document["dev"]?["ids"] == .array([.string("ambience_lobby")]))
@@ -33,6 +33,7 @@ struct DiscoveryTests {
                 == .array(["auto", "invert", "regular", "contrast"].map(JSONValue.string)))
         #expect(components["fault"]?["p"] == .string("binary_sensor"))
         #expect(components["fault"]?["device_class"] == .string("problem"))
+        #expect(components["brightness"] == nil && components["brightness_auto"] == nil)
         let ids = ["lux", "theme", "override", "fault"].compactMap {
             components[$0]?["unique_id"]?.stringValue
         }
@@ -44,7 +45,7 @@ struct DiscoveryTests {
     }
 
     @Test func perEntityDocumentsCarryTheDeviceEach() throws {
-        let documents = discovery.entityDocuments
+        let documents = discovery.entityDocuments(backlight: false)
         #expect(
             documents.map(\.topic) == [
                 "homeassistant/sensor/ambience_lobby/lux/config",
@@ -77,15 +78,59 @@ struct DiscoveryTests {
     }
 
     @Test func noVersionNoSoftwareField() throws {
-        let document = try JSONValue.parse(Discovery(topics: topics, name: "x").deviceDocument.payload)
+        let document = try JSONValue.parse(
+            Discovery(topics: topics, name: "x").deviceDocument(backlight: true).payload)
         #expect(document["o"] == .object([("name", .string("ambience-mqtt"))]))
         #expect(document["dev"]?["sw"] == nil)
     }
 
-    @Test func allTopicsCoverBothStylesButNotTheSharedGroup() {
+    @Test func allTopicsCoverBothStylesWithTheBrightnessEntitiesButNotTheSharedGroup() {
         #expect(!discovery.allTopics.contains(discovery.groupDocument.topic))
-        #expect(discovery.allTopics.count == 5)
-        #expect(Set(discovery.allTopics).isSuperset(of: discovery.entityDocuments.map(\.topic)))
-        #expect(discovery.allTopics.contains(discovery.deviceDocument.topic))
+        #expect(discovery.allTopics.count == 7)
+        #expect(
+            Set(discovery.allTopics).isSuperset(of: discovery.entityDocuments(backlight: true).map(\.topic)))
+        #expect(discovery.allTopics.contains(discovery.deviceDocument(backlight: false).topic))
+    }
+
+    @Test func aKioskWithABacklightHasABrightnessNumberAndAnAutomaticButton() throws {
+        let document = try JSONValue.parse(discovery.deviceDocument(backlight: true).payload)
+        let number = try #require(document["cmps"]?["brightness"])
+        #expect(number["p"] == .string("number"))
+        #expect(number["unique_id"] == .string("ambience_lobby_brightness"))
+        #expect(number["min"] == .number(0) && number["max"] == .number(100) && number["step"] == .number(1))
+        #expect(number["mode"] == .string("slider") && number["unit_of_measurement"] == .string("%"))
+        #expect(number["command_topic"] == .string("ambience/lobby/brightness/set"))
+        // The shared state topic, its `brightness` key: null renders as None, Home Assistant's reset.
+        #expect(number["value_template"] == .string("{{ value_json.brightness }}"))
+        let button = try #require(document["cmps"]?["brightness_auto"])
+        #expect(button["p"] == .string("button"))
+        #expect(button["unique_id"] == .string("ambience_lobby_brightness_auto"))
+        #expect(button["command_topic"] == .string("ambience/lobby/brightness/set"))
+        #expect(button["payload_press"] == .string("auto"))
+
+        let documents = discovery.entityDocuments(backlight: true)
+        #expect(
+            documents.suffix(2).map(\.topic) == [
+                "homeassistant/number/ambience_lobby/brightness/config",
+                "homeassistant/button/ambience_lobby/brightness_auto/config",
+            ])
+        let entity = try JSONValue.parse(documents[4].payload)
+        #expect(entity["availability_topic"] == .string("ambience/lobby/status"))
+        #expect(entity["state_topic"] == .string("ambience/lobby/state"))
+        #expect(entity["command_topic"] == .string("ambience/lobby/brightness/set"))
+    }
+
+    @Test func theFleetHasABrightnessNumberAndButtonOnItsBrightnessTopic() throws {
+        let document = try JSONValue.parse(discovery.groupDocument.payload)
+        let number = try #require(document["cmps"]?["brightness"])
+        #expect(number["p"] == .string("number"))
+        #expect(number["unique_id"] == .string("ambience_all_brightness"))
+        #expect(number["command_topic"] == .string("ambience/all/brightness/set"))
+        #expect(number["unit_of_measurement"] == .string("%") && number["max"] == .number(100))
+        // Optimistic, as the fleet's select: no state of its own.
+        #expect(number["state_topic"] == nil && number["value_template"] == nil)
+        let button = try #require(document["cmps"]?["brightness_auto"])
+        #expect(button["p"] == .string("button") && button["payload_press"] == .string("auto"))
+        #expect(button["command_topic"] == .string("ambience/all/brightness/set"))
     }
 }
