@@ -2,7 +2,8 @@
 """Checks one discovery document of `ambience mqtt` field by field against Home Assistant's
 documented MQTT discovery schema (the options each platform takes, their types and values).
 
-Usage: check_discovery.py device|group|sensor|select|binary_sensor FILE DEVICE_ID NAME
+Usage: check_discovery.py device|group|sensor|select|binary_sensor|number|button FILE DEVICE_ID NAME [backlight]
+(backlight: the kiosk has one, and so a brightness number and button)
 """
 import json
 import sys
@@ -18,6 +19,10 @@ PLATFORMS = {
                "expire_after": int, "options": list},
     "select": {**COMMON, "command_topic": str, "options": list},
     "binary_sensor": {**COMMON, "device_class": str, "expire_after": int},
+    "number": {**COMMON, "command_topic": str, "min": (int, float), "max": (int, float),
+               "step": (int, float), "mode": str, "unit_of_measurement": str},
+    # A button has no state: the shared state_topic of a device's document is dropped for it.
+    "button": {**COMMON, "command_topic": str, "payload_press": str},
 }
 DEVICE_KEYS = {"ids": list, "name": str, "mf": str, "mdl": str, "sw": str}
 ORIGIN_KEYS = {"name": str, "sw": str}
@@ -34,8 +39,9 @@ def check_types(where, document, schema):
         if key not in schema:
             fail(f"{where}: '{key}' is not an option Home Assistant takes here")
         expected = schema[key]
-        if expected is int and isinstance(value, bool) or not isinstance(value, expected):
-            fail(f"{where}: '{key}' must be {expected.__name__}, not {value!r}")
+        if isinstance(value, bool) and expected is not bool or not isinstance(value, expected):
+            name = getattr(expected, "__name__", "a number")
+            fail(f"{where}: '{key}' must be {name}, not {value!r}")
 
 
 def check_device(where, device, device_id, name):
@@ -62,7 +68,7 @@ def check_component(where, platform, options, device_id, shared):
         fail(f"{where}: state_topic {config.get('state_topic')!r}")
     if config.get("availability_topic") != f"{prefix}/status":
         fail(f"{where}: availability_topic {config.get('availability_topic')!r}")
-    if "{{" not in config.get("value_template", ""):
+    if platform != "button" and "{{" not in config.get("value_template", ""):
         fail(f"{where}: no value_template")
     if platform == "sensor":
         if config.get("device_class") not in SENSOR_DEVICE_CLASSES:
@@ -87,11 +93,31 @@ def check_component(where, platform, options, device_id, shared):
     elif platform == "binary_sensor":
         if config.get("device_class") != "problem":
             fail(f"{where}: device_class {config.get('device_class')!r}")
+    elif platform == "number":
+        check_brightness_number(where, config, f"{prefix}/brightness/set")
+        if config.get("value_template") != "{{ value_json.brightness }}":
+            fail(f"{where}: value_template {config.get('value_template')!r}")
+    elif platform == "button":
+        check_automatic_button(where, config, f"{prefix}/brightness/set")
     return config["unique_id"]
+
+
+def check_brightness_number(where, config, command_topic):
+    wanted = {"min": 0, "max": 100, "step": 1, "mode": "slider", "unit_of_measurement": "%",
+              "command_topic": command_topic}
+    for key, value in wanted.items():
+        if config.get(key) != value:
+            fail(f"{where}: {key} {config.get(key)!r}, wanted {value!r}")
+
+
+def check_automatic_button(where, config, command_topic):
+    if config.get("command_topic") != command_topic or config.get("payload_press") != "auto":
+        fail(f"{where}: the button sends auto to {command_topic}: {config!r}")
 
 
 def main():
     kind, path, device_id, name = sys.argv[1:5]
+    backlight = sys.argv[5:6] == ["backlight"]
     document = json.load(open(path))
     if kind == "group":
         # The fleet's device: one optimistic select on the group topic.
@@ -101,8 +127,17 @@ def main():
             fail(f"group: device ids {document['dev'].get('ids')!r}")
         check_origin("group", document["o"])
         components = document["cmps"]
-        if list(components) != ["override"]:
+        if list(components) != ["override", "brightness", "brightness_auto"]:
             fail(f"group: components {list(components)!r}")
+        number, button = dict(components["brightness"]), dict(components["brightness_auto"])
+        if number.pop("p", None) != "number" or button.pop("p", None) != "button":
+            fail("group: the brightness is a number, its way back to auto a button")
+        check_types("group.brightness", number, PLATFORMS["number"])
+        check_brightness_number("group.brightness", number, "ambience/all/brightness/set")
+        if "state_topic" in number:
+            fail("group: the fleet's number is optimistic")
+        check_types("group.brightness_auto", button, PLATFORMS["button"])
+        check_automatic_button("group.brightness_auto", button, "ambience/all/brightness/set")
         select = dict(components["override"])
         if select.pop("p", None) != "select":
             fail("group: the override is a select")
@@ -134,9 +169,11 @@ def main():
             platforms[key] = (platform, component.get("device_class"))
         wanted = {"lux": ("sensor", "illuminance"), "theme": ("sensor", "enum"),
                   "override": ("select", None), "fault": ("binary_sensor", "problem")}
+        if backlight:
+            wanted |= {"brightness": ("number", None), "brightness_auto": ("button", None)}
         if platforms != wanted:
             fail(f"components {platforms!r}, wanted {wanted!r}")
-        if len(ids) != 4:
+        if len(ids) != len(wanted):
             fail("unique_ids are not unique")
     else:
         for required in ("device", "origin"):

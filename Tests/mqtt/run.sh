@@ -102,7 +102,8 @@ start_daemon() {
 
 lux() { echo "$1" >&7; }
 
-# write_config [EXTRA-MQTT-LINES...]: the scratch configuration, broker on $PORT unless given.
+# write_config [EXTRA-MQTT-LINES...]: the scratch configuration, broker on $PORT unless given;
+# $EXTRA_TABLES, when set, after the [mqtt] table.
 write_config() {
     mkdir -p "$T/run" "$T/lib"
     {
@@ -126,6 +127,7 @@ CONF
         local line has_broker=no
         for line in "$@"; do echo "$line"; case $line in broker*) has_broker=yes ;; esac; done
         [ $has_broker = yes ] || echo "broker = \"mqtt://127.0.0.1:$PORT\""
+        [ -z "${EXTRA_TABLES:-}" ] || printf '%s\n' "$EXTRA_TABLES"
     } >"$T/ambience.toml"
 }
 
@@ -188,7 +190,7 @@ discovery_payloads_match_home_assistants_schema() {
     python3 "$HERE/check_discovery.py" group "$T/group.json" kiosk1 Lobby
     # Nothing was published at the other style's topics, where nothing was retained (an empty
     # document there makes Home Assistant warn of a conflicting discovery message).
-    ! seen '^. homeassistant/(sensor|select|binary_sensor)/' || explain
+    ! seen '^. homeassistant/(sensor|select|binary_sensor|number|button)/' || explain
     # Per-entity discovery for older Home Assistant: the device document goes, four come.
     kill -TERM $bridge; wait $bridge
     write_config 'name = "Lobby"' 'discovery_per_entity = true'
@@ -263,6 +265,67 @@ overrides_from_the_device_and_group_topics_reach_the_daemon() {
     eventually 10 logged "ignored 'dark please'" || explain
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/override/set -m auto
     eventually 20 seen '"state":"regular",.*"override":null.*' || explain
+    kill -0 $bridge
+}
+
+# A backlight class device as sysfs has it, in the test's directory: `device` names it by path.
+make_backlight() {
+    mkdir -p "$1"
+    echo 255 >"$1/max_brightness"
+    echo 128 >"$1/brightness"
+}
+
+brightness_of() { grep -qE "\"brightness\":$1\}" "$T/run/state.json"; }
+
+brightness_from_home_assistant_reaches_the_daemon() {
+    local backlight=$WORK/brightness/backlight
+    make_backlight "$backlight"
+    EXTRA_TABLES=$(printf '[backlight]\ndevice = "%s"' "$backlight") setup brightness
+    watch_topics
+    start_bridge
+    eventually 20 seen 'ambience/kiosk1/state \{"state":"regular",.*"brightness":[0-9]+\}$' || explain
+    # A kiosk with a backlight: its number and button are announced.
+    eventually 20 seen '^. homeassistant/device/ambience_kiosk1/config \{.*"brightness_auto"' || explain
+    retained homeassistant/device/ambience_kiosk1/config >"$T/device.json"
+    python3 "$HERE/check_discovery.py" device "$T/device.json" kiosk1 "Ambience kiosk1" backlight
+    retained homeassistant/device/ambience_all/config >"$T/group.json"
+    python3 "$HERE/check_discovery.py" group "$T/group.json" kiosk1 "Ambience kiosk1"
+    # Home Assistant's number sends the percent; the daemon holds it, persists it, says it.
+    mosquitto_pub -p "$PORT" -t ambience/kiosk1/brightness/set -m 40
+    eventually 20 seen 'ambience/kiosk1/state \{.*"brightness":40\}$' || explain
+    eventually 10 brightness_of 40 || explain  # the daemon itself, not only the bridge
+    grep -qx 40 "$T/lib/brightness-override"
+    mosquitto_pub -p "$PORT" -t ambience/all/brightness/set -m "20 for 10m"
+    eventually 20 seen 'ambience/kiosk1/state \{.*"brightness":20\}$' || explain
+    grep -q '^20 until [0-9]' "$T/lib/brightness-override"
+    # The button's `auto`: the curve again, nothing persisted.
+    mosquitto_pub -p "$PORT" -t ambience/kiosk1/brightness/set -m auto
+    eventually 20 test ! -e "$T/lib/brightness-override" || explain
+    eventually 20 seen 'ambience/kiosk1/state \{.*"brightness":62\}$' || explain  # the curve's at 300 lx
+    mosquitto_pub -p "$PORT" -t ambience/kiosk1/brightness/set -m "bright"
+    eventually 10 logged "ambience/kiosk1/brightness/set: ignored 'bright': .*whole percent" || explain
+    # Per entity: the number and the button have documents of their own, the device's goes.
+    kill -TERM $bridge; wait $bridge
+    # A retained command, found on subscribing: ignored, as the theme's are.
+    mosquitto_pub -p "$PORT" -r -t ambience/all/brightness/set -m 5
+    write_config 'discovery_per_entity = true'
+    start_bridge
+    eventually 10 logged "ignored the retained command '5'" || explain
+    mosquitto_pub -p "$PORT" -r -t ambience/all/brightness/set -n
+    for entity in number/ambience_kiosk1/brightness button/ambience_kiosk1/brightness_auto; do
+        eventually 20 has_retained "homeassistant/$entity/config" || explain
+        retained "homeassistant/$entity/config" >"$T/entity.json"
+        python3 "$HERE/check_discovery.py" "${entity%%/*}" "$T/entity.json" kiosk1 "Ambience kiosk1"
+    done
+    [ -z "$(retained homeassistant/device/ambience_kiosk1/config)" ] || explain
+    # And back: theirs emptied, as the other entities'.
+    kill -TERM $bridge; wait $bridge
+    write_config
+    start_bridge
+    eventually 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
+    [ -z "$(retained homeassistant/number/ambience_kiosk1/brightness/config)" ] || explain
+    [ -z "$(retained homeassistant/button/ambience_kiosk1/brightness_auto/config)" ] || explain
+    ! brightness_of 5 || explain
     kill -0 $bridge
 }
 
@@ -405,6 +468,7 @@ configuration_errors_name_file_line_and_key() {
 make_certificates || { echo "mqtt: cannot make the test certificates"; exit 1; }
 for test in ${MQTT_TESTS:-configuration_errors_name_file_line_and_key discovery_payloads_match_home_assistants_schema \
     state_is_published_on_every_change overrides_from_the_device_and_group_topics_reach_the_daemon \
+    brightness_from_home_assistant_reaches_the_daemon \
     retained_commands_are_ignored broker_down_at_start_is_waited_for broker_restarted_reconnects_and_announces_again \
     frozen_broker_is_noticed_by_the_keepalive wrong_password_is_a_clear_error_and_retried \
     tls_with_the_right_ca_connects_and_a_wrong_ca_is_refused daemon_restarted_under_the_bridge \
