@@ -47,7 +47,14 @@ COMPONENTS = {  # unique id: (domain, device class, unit)
     f"{DEVICE}_theme": ("sensor", "enum", None),
     f"{DEVICE}_override": ("select", None, None),
     f"{DEVICE}_fault": ("binary_sensor", "problem", None),
+    # The kiosk has a backlight: its brightness, and the way back to the light sensor.
+    f"{DEVICE}_brightness": ("number", None, "%"),
+    f"{DEVICE}_brightness_auto": ("button", None, None),
 }
+# A button has no state of its own: unknown until pressed, then the time it was.
+STATELESS = {f"{DEVICE}_brightness_auto"}
+# The brightness the curve gives at 300 lx, the light the kiosk starts in.
+CURVE_AT_300_LX = 62
 # A Home Assistant log line: "2026-01-01 00:00:00.000 WARNING (MainThread) [logger.name] text".
 LOG_LINE = re.compile(r"^\S+ \S+ (DEBUG|INFO|WARNING|ERROR|CRITICAL) \(\w+\) \[([\w.]+)\] (.*)$")
 
@@ -135,6 +142,26 @@ logger:
 recorder:
   commit_interval: 1
 automation:
+  - id: ambience_test_number
+    alias: A number set over MQTT
+    triggers:
+      - trigger: mqtt
+        topic: ambience-test/number
+    actions:
+      - action: number.set_value
+        target:
+          entity_id: "{{{{ trigger.payload_json.entity_id }}}}"
+        data:
+          value: "{{{{ trigger.payload_json.value }}}}"
+  - id: ambience_test_button
+    alias: A button pressed over MQTT
+    triggers:
+      - trigger: mqtt
+        topic: ambience-test/button
+    actions:
+      - action: button.press
+        target:
+          entity_id: "{{{{ trigger.payload_json.entity_id }}}}"
   - id: ambience_test_select
     alias: An option chosen over MQTT
     triggers:
@@ -191,6 +218,13 @@ automation:
 
     def write_kiosk_configuration(self, *mqtt_lines):
         run = self.run_dir
+        # A backlight class device as sysfs has it, named by its path.
+        backlight = os.path.join(self.work, "backlight")
+        os.makedirs(backlight, exist_ok=True)
+        for name, value in (("max_brightness", 255), ("brightness", 128)):
+            if not os.path.exists(os.path.join(backlight, name)):
+                with open(os.path.join(backlight, name), "w") as file:
+                    file.write(f"{value}\n")
         with open(os.path.join(self.work, "ambience.toml"), "w") as file:
             file.write(f"""state_file = "{run}/state.json"
 control_pipe = "{run}/control"
@@ -209,7 +243,9 @@ device_id = "lobby"
 name = "Lobby"
 pipe = "{run}/mqtt"
 keepalive = 5
-""" + "".join(line + "\n" for line in mqtt_lines))
+""" + "".join(line + "\n" for line in mqtt_lines) + f"""[backlight]
+device = "{backlight}"
+""")
 
     def start_daemon(self):
         fifo = os.path.join(self.work, "lux")
@@ -326,6 +362,20 @@ keepalive = 5
         return lines
 
 
+def available(unique_id):
+    """A real state of the entity: any but unavailable for a button, which stays unknown."""
+    return lambda s: s != "unavailable" if unique_id in STATELESS else s not in ("unknown", "unavailable")
+
+
+def percent_is(percent):
+    def wanted(state):
+        try:
+            return float(state) == percent
+        except ValueError:  # unknown, unavailable
+            return False
+    return wanted
+
+
 def near(state, lux):
     try:
         return abs(float(state) - lux) <= lux * 0.1
@@ -348,7 +398,7 @@ def device_and_entities_appear(rig, seen):
         entities = rig.entities()
         device = rig.device(DEVICE)
         return device and set(entities) == set(COMPONENTS) and rig.device(GROUP) and (device, entities)
-    device, entities = eventually(complete, "the device and its four entities in the registries")
+    device, entities = eventually(complete, "the device and its entities in the registries")
     assert device["name"] == "Lobby" and device["manufacturer"] == "Ambience", device
     for unique_id, (domain, device_class, unit) in COMPONENTS.items():
         assert len(entities[unique_id]) == 1, entities[unique_id]
@@ -360,22 +410,28 @@ def device_and_entities_appear(rig, seen):
         seen[unique_id] = entity["entity_id"]
         # Its first real state in the recorder, with the class and unit Home Assistant gave it.
         state, attributes = eventually(
-            lambda: rig.recorded(entity["entity_id"], 0, lambda s: s not in ("unknown", "unavailable")),
+            lambda: rig.recorded(entity["entity_id"], 0, available(unique_id)),
             f"a state of {entity['entity_id']} in the recorder")
         assert attributes.get("device_class") == device_class, (entity["entity_id"], attributes)
         assert attributes.get("unit_of_measurement") == unit, (entity["entity_id"], attributes)
     assert entities[f"{DEVICE}_lux"][0]["capabilities"] == {"state_class": "measurement"}
     assert entities[f"{DEVICE}_theme"][0]["capabilities"] == {"options": ["invert", "regular", "contrast"]}
     assert entities[f"{DEVICE}_override"][0]["capabilities"] == {"options": ["auto", "invert", "regular", "contrast"]}
+    brightness_capabilities = {"min": 0, "max": 100, "step": 1, "mode": "slider"}
+    assert entities[f"{DEVICE}_brightness"][0]["capabilities"] == brightness_capabilities, \
+        entities[f"{DEVICE}_brightness"][0]["capabilities"]
+    assert rig.recorded(seen[f"{DEVICE}_brightness"], 0, percent_is(CURVE_AT_300_LX))
     lux, _ = rig.recorded(seen[f"{DEVICE}_lux"], 0, lambda s: s not in ("unknown", "unavailable"))
     assert near(lux, 300), lux
     assert rig.recorded(seen[f"{DEVICE}_theme"], 0, lambda s: s == "regular")
     assert rig.recorded(seen[f"{DEVICE}_fault"], 0, lambda s: s == "off")
     assert rig.recorded(seen[f"{DEVICE}_override"], 0, lambda s: s == "auto")
-    group = [e for e in (rig.registry("core.entity_registry") or {"entities": []})["entities"]
-             if e["unique_id"] == f"{GROUP}_override"]
-    assert len(group) == 1 and group[0]["device_id"] == rig.device(GROUP)["id"], group
-    seen["group"] = group[0]["entity_id"]
+    registry = (rig.registry("core.entity_registry") or {"entities": []})["entities"]
+    for key, domain in (("override", "select"), ("brightness", "number"), ("brightness_auto", "button")):
+        group = [e for e in registry if e["unique_id"] == f"{GROUP}_{key}"]
+        assert len(group) == 1 and group[0]["device_id"] == rig.device(GROUP)["id"], group
+        assert group[0]["entity_id"].startswith(domain + "."), group
+        seen["group" if key == "override" else f"group_{key}"] = group[0]["entity_id"]
 
 
 def values_follow_the_light(rig, seen):
@@ -412,6 +468,25 @@ def select_options_reach_the_daemon(rig, seen):
                    f"the kiosk's select recorded as {override or 'auto'}")
 
 
+def brightness_follows_the_kiosk_and_reaches_the_daemon(rig, seen):
+    """number.set_value and button.press (by automations MQTT messages trigger) on the kiosk's
+    entities, then on the fleet's: the daemon's own event lines show the brightness, and the
+    kiosk's number follows them."""
+    number = seen[f"{DEVICE}_brightness"]
+    for topic, entity_id, value, percent in (
+            ("number", number, 40, 40), ("button", seen[f"{DEVICE}_brightness_auto"], None, CURVE_AT_300_LX),
+            ("number", seen["group_brightness"], 20, 20),
+            ("button", seen["group_brightness_auto"], None, CURVE_AT_300_LX)):
+        since, first = time.time(), len(rig.daemon_events())
+        payload = {"entity_id": entity_id} | ({} if value is None else {"value": value})
+        rig.publish(f"ambience-test/{topic}", json.dumps(payload))
+        eventually(lambda: any(e.get("brightness") == percent for e in rig.daemon_events(first)),
+                   f"the daemon's pipe to show the brightness {percent} from {entity_id}")
+        eventually(lambda: rig.recorded(number, since, percent_is(percent)),
+                   f"the kiosk's number recorded as {percent}")
+    assert not os.path.exists(os.path.join(rig.work, "lib", "brightness-override")), "auto keeps no override"
+
+
 def entities_unavailable_when_the_bridge_is_killed(rig, seen):
     since = time.time()
     rig.stop_bridge(signal.SIGKILL)  # the broker publishes the will: offline
@@ -421,7 +496,7 @@ def entities_unavailable_when_the_bridge_is_killed(rig, seen):
     since = time.time()
     rig.start_bridge()
     for unique_id in COMPONENTS:
-        eventually(lambda: rig.recorded(seen[unique_id], since, lambda s: s not in ("unavailable", "unknown")),
+        eventually(lambda: rig.recorded(seen[unique_id], since, available(unique_id)),
                    f"{seen[unique_id]} available again")
 
 
@@ -451,7 +526,7 @@ def switching_discovery_styles_leaves_one_entity_each(rig, seen):
         eventually(lambda: all(f"Removing component: {seen[u]}" in rig.ha_output(mark) for u in COMPONENTS),
                    f"Home Assistant to remove the entities of the other style ({style} now)")
         for unique_id in COMPONENTS:
-            eventually(lambda: rig.recorded(seen[unique_id], since, lambda s: s not in ("unavailable", "unknown")),
+            eventually(lambda: rig.recorded(seen[unique_id], since, available(unique_id)),
                        f"{seen[unique_id]} back, discovered {style}")
         # The registry as saved after the entities were made again (it is saved a while later).
         def saved_again():
@@ -485,7 +560,8 @@ def no_warning_or_error_from_the_mqtt_component(rig, seen):
 
 
 STEPS = [device_and_entities_appear, values_follow_the_light, the_fault_goes_on_and_off,
-         select_options_reach_the_daemon, entities_unavailable_when_the_bridge_is_killed,
+         select_options_reach_the_daemon, brightness_follows_the_kiosk_and_reaches_the_daemon,
+         entities_unavailable_when_the_bridge_is_killed,
          a_restart_of_home_assistant_is_answered_by_an_announcement,
          switching_discovery_styles_leaves_one_entity_each, discovery_off_removes_the_entities,
          no_warning_or_error_from_the_mqtt_component]
