@@ -14,7 +14,8 @@ let mqttCommand = Command(
         ambience mqtt [--config PATH] [--pipe PATH]
 
           Publishes the daemon's state to an MQTT broker (and Home Assistant, by discovery) and takes
-          overrides from it, for this kiosk (PREFIX/ID/override/set) or every kiosk (PREFIX/all/override/set).
+          overrides from it, for this kiosk (PREFIX/ID/override/set) or every kiosk (PREFIX/all/override/set),
+          and of the backlight's brightness (PREFIX/ID/brightness/set, PREFIX/all/brightness/set).
           Settings: the [mqtt] table of the configuration (default \(ConfigurationSource.defaultPath)).
           Follows the daemon's pipe --pipe (default: [mqtt] pipe, or \(MQTTConfiguration.defaultPipe); list it
           in [pipes] paths) across daemon restarts, and sends overrides through the daemon's control pipe.
