@@ -287,6 +287,28 @@ struct BridgeTests {
         #expect(published(alone.eventLine(Self.backlightLine, now: 31)).map(\.topic) == ["ambience/k1/state"])
     }
 
+    @Test func homeAssistantOnlineWhileWaitingForTheDaemonAnnouncesOnceItWrites() {
+        let bridge = makeBridge(random: 0, daemonLine: nil)
+        _ = bridge.connected(now: 0)
+        _ = statusReturns(bridge, now: 0.1)
+        _ = bridge.message(
+            topic: "homeassistant/status", payload: Array("online".utf8), retained: false, now: 0.2)
+        // The pause is over before the daemon wrote: nothing yet, since which entities is not known.
+        #expect(published(bridge.tick(now: 0.3)).isEmpty)
+        let announcement = published(bridge.eventLine(Self.backlightLine, now: 0.9))
+        #expect(announcement.map(\.topic) == ["ambience/k1/state", Self.deviceTopic, Self.groupTopic])
+        #expect(bridge.tick(now: 5.1).isEmpty)
+        // Discovery off: the same wait, and nothing at the discovery topics after it.
+        let off = makeBridge(discovery: false, daemonLine: nil)
+        _ = off.connected(now: 0)
+        _ = statusReturns(off, now: 0.1)
+        #expect(off.tick(now: 5.1).isEmpty)
+        #expect(
+            !published(off.eventLine(Self.backlightLine, now: 6)).contains {
+                $0.topic.hasPrefix("homeassistant/")
+            })
+    }
+
     @Test func aDaemonRestartedWithoutItsBacklightTakesItsEntitiesAway() throws {
         let perEntity = makeBridge(perEntity: true, daemonLine: Self.backlightLine)
         _ = perEntity.connected(now: 0)
