@@ -41,8 +41,15 @@ release: setup
 demo: build
 	scripts/demo.sh $(BIN)
 
-test: setup lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test fuzz test-gpiod2 test-swift6.0 \
-	rig-test deb-test rig-test-deb
+# prepare-tests starts the roots, the venv and the rigs' setup in the background (see
+# scripts/prepare-tests.sh): on a new machine they are made while the first steps compile.
+test: setup prepare-tests lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test fuzz \
+	test-gpiod2 test-swift6.0 rig-test deb-test rig-test-deb test-system
+	scripts/prepare-tests.sh --wait
+
+.PHONY: prepare-tests
+prepare-tests: setup
+	scripts/prepare-tests.sh --start
 
 unit-test:
 	$(SWIFT) build --build-tests
@@ -132,12 +139,14 @@ dist:
 
 # What does not fit in make test's time on a fresh machine (docs/tests.md, "arm64", and
 # docs/debian-swift.md): the arm64 binary replays a day byte for byte like the amd64 one, then its package,
-# installed by dpkg in Debian 13's arm64 kernel under qemu-system-aarch64, passes the rig.
+# installed by dpkg in Debian 13's arm64 kernel under qemu-system-aarch64, passes the rig, and
+# installed by apt in a Debian 13 arm64 guest booted with systemd, passes the system rig.
 test-arm64: dist
 	Tests/arm64/replay-compare.sh trixie
 	deb=$$(scripts/make-deb.sh --suite trixie --arch arm64 --binary .build/dist/trixie-arm64/ambience \
 		--out .build/deb | tail -n 1) && \
 	RIG_DEB=$$deb Tests/rig/run-arm64.sh
+	Tests/system/run.sh .build/dist/trixie-arm64/ambience
 
 # The real-kernel rig: Debian's kernel in QEMU with i2c-stub, the project's test adapter and
 # gpio-sim; the binary built here runs against real /dev/i2c-N and /dev/gpiochipN.

@@ -23,6 +23,11 @@ if [ "${1:-}" = --arch ]; then
 fi
 # shellcheck source=rig/lib.sh
 source "$(dirname "$0")/lib.sh"
+# One setup at a time per architecture (make test starts one in the background,
+# scripts/prepare-tests.sh): the second finds the first one's work done.
+mkdir -p "$RIG_DIR"
+exec 8>"$RIG_DIR/setup-$RIG_ARCH.lock"
+flock 8
 
 PACKAGES=(
     qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1

@@ -1,39 +1,45 @@
 #!/bin/bash
-# The system rig's guest root: a Debian 13 (trixie) amd64 system with systemd as PID 1, udevd,
-# Debian's kernel, and the packages the scenarios use, made once and cached outside the
-# repository: ${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/trixie-amd64-system.
+# The system rig's guest root: a Debian 13 (trixie) system with systemd as PID 1, udevd, Debian's
+# kernel, and the packages the scenarios use, made once and cached outside the repository:
+# ${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/trixie-ARCH-system.
 #
-#   rig/system/root.sh        (as root; idempotent: returns at once when the root is complete)
+#   rig/system/root.sh [ARCH [KERNEL-PACKAGE]]   (as root; ARCH amd64, the default, or arm64;
+#                                                 idempotent: returns at once when complete)
 #
 # Everything the guest needs is in the root before it boots: the guest has no network. That
 # includes the libraries the package depends on, so `apt install ./ambience_….deb` in the guest
-# resolves its Depends from what is installed.
+# resolves its Depends from what is installed. An arm64 root is made and set up under qemu-user.
 set -euo pipefail
+arch=${1:-amd64}
+kernel=${2:-linux-image-$arch}
 roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
-root=$roots/trixie-amd64-system
+root=$roots/trixie-$arch-system
 mirror=${AMBIENCE_MIRROR:-http://deb.debian.org/debian}
 # systemd, udev and the kernel (with initramfs-tools, which makes its initrd); the package's
-# Depends; the programs the README's steps and the checks use; mosquitto for ambience-mqtt; the
-# kiosk's compositors (cage for Pi OS Lite, labwc for its desktop), Chromium, grim for the
-# pictures, and python3 for the test page's server (Tests/browser/observer.py).
+# Depends; the programs the README's steps and the checks use; mosquitto for ambience-mqtt.
 PACKAGES=(
-    systemd systemd-sysv udev dbus kmod linux-image-amd64 initramfs-tools
+    systemd systemd-sysv udev dbus kmod "$kernel" initramfs-tools
     libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1 libstdc++6 libgcc-s1
     sudo i2c-tools gpiod procps iproute2 curl mosquitto mosquitto-clients less
-    cage labwc chromium grim fonts-dejavu-core python3
 )
+# The kiosk's compositors (cage for Pi OS Lite, labwc for its desktop), Chromium, grim for the
+# pictures, and python3 for the test page's server (Tests/browser/observer.py). amd64 only: on
+# arm64 under emulation the kiosk's checks would take longer than the rest together.
+[ "$arch" = amd64 ] && PACKAGES+=(cage labwc chromium grim fonts-dejavu-core python3)
 stamp=$root/.ambience-system
 want=$(printf '%s\n' "${PACKAGES[@]}" | sort -u)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     exit 0
 fi
 mkdir -p "$roots"
-exec 9>"$roots/trixie-amd64-system.lock"
+exec 9>"$roots/trixie-$arch-system.lock"
 flock 9
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && exit 0
 
 started=$(date +%s)
-for p in debootstrap e2fsprogs qemu-system-x86; do
+host_packages=(debootstrap e2fsprogs qemu-system-x86)
+[ "$arch" = arm64 ] && host_packages+=(qemu-system-arm qemu-user-static binfmt-support)
+for p in "${host_packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ -n "${missing[*]:-}" ]; then
@@ -41,7 +47,11 @@ if [ -n "${missing[*]:-}" ]; then
 fi
 if [ ! -f "$root/.ambience-base" ]; then
     rm -rf "$root.partial"
-    debootstrap --variant=minbase trixie "$root.partial" "$mirror"
+    if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+        mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+        [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64
+    fi
+    debootstrap --arch="$arch" --variant=minbase trixie "$root.partial" "$mirror"
     touch "$root.partial/.ambience-base"
     rm -rf "$root"
     mv "$root.partial" "$root"
@@ -61,6 +71,10 @@ unshare --mount --propagation private /bin/bash -euc '
         /bin/sh -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
             --no-install-recommends \"\$@\" && apt-get clean" sh "$@"
 ' sh "$root" "${PACKAGES[@]}"
+# Without the package lists (88 MB): the guest installs only the local .deb, whose Depends are
+# installed already, and apt under emulation spends seconds on each start reading lists it has
+# no use for. (The next change to PACKAGES fetches them again.)
 rm -f "$root/usr/sbin/policy-rc.d" "$root/etc/resolv.conf"
+rm -rf "$root"/var/lib/apt/lists/*
 echo "$want" >"$stamp"
 echo "system root: made in $(($(date +%s) - started)) s ($(du -sh "$root" | cut -f1))"

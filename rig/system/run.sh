@@ -5,17 +5,19 @@
 # reboot (QEMU boots it again, same disks) and ends by powering off. Each line the guest writes
 # to its console goes to RIG_LOG; the lines starting with "rig: " are shown as they come.
 # Exits 0 when the guest printed "rig: N passed, 0 failed", 1 otherwise, or when SYSTEM_RIG_TIMEOUT
-# seconds (default 900) pass first.
+# seconds (default 1800 on amd64, 3600 on arm64) pass first.
 #
-#   rig/system/run.sh PAYLOAD-DIR
+#   rig/system/run.sh PAYLOAD-DIR [ARCH]      ARCH: amd64 (the default) or arm64
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-payload=${1:?usage: rig/system/run.sh PAYLOAD-DIR}
+payload=${1:?usage: rig/system/run.sh PAYLOAD-DIR [ARCH]}
+arch=${2:-amd64}
 roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
-root=$roots/trixie-amd64-system
+root=$roots/trixie-$arch-system
 out=$(realpath -m "${RIG_DIR:-$repo/.rig}")/system
-timeout=${SYSTEM_RIG_TIMEOUT:-900}
+[ "$arch" = amd64 ] || out=$out-$arch
+[ "$arch" = amd64 ] && timeout=${SYSTEM_RIG_TIMEOUT:-1800} || timeout=${SYSTEM_RIG_TIMEOUT:-3600}
 kver=$(cat "$out/kernel-version" 2>/dev/null) || { echo "rig: run rig/system/setup.sh first" >&2; exit 1; }
 run=$out/run
 rm -rf "$run"
@@ -33,13 +35,21 @@ echo "rig: disks made in $(elapsed) s" >&2
 # Software emulation (this host's /dev/kvm cannot run a stock kernel). No -no-reboot: a reboot
 # in the guest boots it again; its power-off ends QEMU.
 set +e
-# A standard VGA card (bochs-drm): the DRM device and virtual terminals the kiosk's compositor
-# takes, as a Pi's HDMI output gives them.
-timeout --kill-after=10 "$timeout" qemu-system-x86_64 -M pc -accel tcg -cpu max -m 2048M -smp 2 \
-    -display none -nodefaults -serial stdio -monitor none -device VGA \
+if [ "$arch" = arm64 ]; then
+    # QEMU's arm64 board; pauth-impdef: the same pointer authentication, far cheaper to emulate.
+    machine=(qemu-system-aarch64 -M virt -accel tcg -cpu max,pauth-impdef=on)
+    console=ttyAMA0
+else
+    # A standard VGA card (bochs-drm): the DRM device and virtual terminals the kiosk's
+    # compositor takes, as a Pi's HDMI output gives them.
+    machine=(qemu-system-x86_64 -M pc -accel tcg -cpu max -device VGA)
+    console=ttyS0
+fi
+timeout --kill-after=10 "$timeout" "${machine[@]}" -m 2048M -smp 2 \
+    -display none -nodefaults -serial stdio -monitor none \
     -drive "file=$run/root.img,format=raw,if=virtio" -drive "file=$run/rig.img,format=raw,if=virtio" \
     -kernel "$root/boot/vmlinuz-$kver" -initrd "$root/boot/initrd.img-$kver" \
-    -append "root=/dev/vda rw console=ttyS0 quiet loglevel=3 panic=-1 systemd.show_status=error" \
+    -append "root=/dev/vda rw console=$console quiet loglevel=3 panic=-1 systemd.show_status=error" \
     </dev/null | sed -u 's/\r$//' | tee "$log" | grep --line-buffered -ao 'rig: .*'
 statuses=("${PIPESTATUS[@]}")
 set -e

@@ -9,35 +9,47 @@
 #     unit of the rig's (the Pi's chip is there from the kernel's start).
 # So the README's configuration for a Raspberry Pi 4 works unchanged in the guest.
 #
-#   rig/system/setup.sh        (as root; idempotent, about a second when nothing changed)
+#   rig/system/setup.sh [ARCH]   (as root; ARCH amd64, the default, or arm64; idempotent, about
+#                                 a second when nothing changed)
 #
-# The root is rig/system/root.sh's (cached outside the repository). Debian 13's kernel has
+# The root is rig/system/root.sh's (cached outside the repository). Debian 13's amd64 kernel has
 # i2c-stub but not gpio-sim: gpio-sim and the test adapter are built against that kernel's exact
-# headers in the trixie build root of scripts/debian-root.sh, into $RIG_DIR/system/KVER.
+# headers in the trixie build root of scripts/debian-root.sh, into $RIG_DIR/system/KVER. On
+# arm64 the real-kernel rig's arm64 setup (RIG_ARCH=arm64 rig/setup.sh) builds them, and
+# i2c-stub, which Debian's arm64 kernel lacks, for the kernel of its root; the system root gets
+# that same kernel, into $RIG_DIR/system-arm64.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+arch=${1:-amd64}
 roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
-root=$roots/trixie-amd64-system
-build_root=$roots/trixie-amd64
-out=$(realpath -m "${RIG_DIR:-$repo/.rig}")/system
+root=$roots/trixie-$arch-system
+build_root=$roots/trixie-$arch
 adapter=$repo/rig/kmod/ambience-test-i2c
 log() { echo "system rig setup: $*"; }
 
-"$here/root.sh"
-kver=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Depends}' linux-image-amd64 |
-    grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//')
-[ -n "$kver" ] && [ -r "$root/boot/vmlinuz-$kver" ] || { log "no kernel in $root"; exit 1; }
-kdir=$out/$kver
-mkdir -p "$kdir"
+rig_dir=$(realpath -m "${RIG_DIR:-$repo/.rig}")
+out=$rig_dir/system
+[ "$arch" = amd64 ] || out=$out-$arch
+# One setup at a time (make test starts one in the background, scripts/prepare-tests.sh).
+mkdir -p "$out"
+exec 8>"$out/setup.lock"
+flock 8
 
-# ---- the modules Debian's kernel lacks, built against its own headers ----
-modules=("$kdir/gpio-sim.ko" "$kdir/ambience-test-i2c.ko")
-stale=
-for m in "${modules[@]}"; do
-    [ -f "$m" ] && [ ! "$adapter/ambience-test-i2c.c" -nt "$m" ] || stale=1
-done
-if [ -n "$stale" ]; then
+# Sets kver, kdir and modules (the .ko files the guest loads beside Debian's).
+amd64_kernel_and_modules() {
+    "$here/root.sh" amd64
+    kver=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Depends}' linux-image-amd64 |
+        grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//')
+    [ -n "$kver" ] || { log "no kernel in $root"; exit 1; }
+    kdir=$out/$kver
+    mkdir -p "$kdir"
+    modules=("$kdir/gpio-sim.ko" "$kdir/ambience-test-i2c.ko")
+    local m stale= build version
+    for m in "${modules[@]}"; do
+        [ -f "$m" ] && [ ! "$adapter/ambience-test-i2c.c" -nt "$m" ] || stale=1
+    done
+    [ -n "$stale" ] || return 0
     "$repo/scripts/debian-root.sh" trixie amd64 "linux-headers-$kver" linux-source-6.12 build-essential
     log "building gpio-sim and ambience-test-i2c for $kver"
     build=$kdir/build
@@ -59,7 +71,30 @@ if [ -n "$stale" ]; then
             make -s -C "/usr/src/linux-headers-$1" M="/mnt/rig-build/$m" modules || exit 1
         done' sh "$kver"
     cp "$build/gpio-sim/gpio-sim.ko" "$build/ambience-test-i2c/ambience-test-i2c.ko" "$kdir/"
-fi
+}
+
+# The arm64 rig's root, kernel and modules first (i2c-stub too); the system root takes that kernel.
+arm64_kernel_and_modules() {
+    "$repo/scripts/debian-root.sh" trixie arm64
+    RIG_ARCH=arm64 RIG_ROOT=$build_root "$repo/rig/setup.sh"
+    kver=$(cat "$rig_dir/arm64/kernel-version")
+    "$here/root.sh" arm64 "linux-image-$kver"
+    kdir=$out/$kver
+    mkdir -p "$kdir"
+    modules=()
+    local m
+    for m in i2c-stub gpio-sim ambience-test-i2c; do
+        modules+=("$rig_dir/arm64/kernels/$kver/modules/$m.ko")
+    done
+}
+
+case $arch in
+    amd64) amd64_kernel_and_modules; console=ttyS0 ;;
+    arm64) arm64_kernel_and_modules; console=ttyAMA0 ;;
+    *) log "ARCH must be amd64 or arm64, not $arch"; exit 1 ;;
+esac
+[ -r "$root/boot/vmlinuz-$kver" ] && [ -r "$root/boot/initrd.img-$kver" ] ||
+    { log "no kernel $kver with its initrd in $root"; exit 1; }
 
 # ---- into the guest's root (cheap; done on every run so the root follows the repository) ----
 install_file() {  # install_file MODE SOURCE DEST (in the root), only when it differs
@@ -77,10 +112,12 @@ while IFS= read -r f; do
     case $f in */sudoers.d/*) mode=0440 ;; *) mode=0644 ;; esac
     install_file "$mode" "$here/guest/etc/$f" "/etc/$f"
 done < <(cd "$here/guest/etc" && find . -type f -printf '%P\n')
+# The results go to the serial console: ttyS0 on a PC, ttyAMA0 (PL011) on QEMU's arm64 virt.
+sed -i "s|^TTYPath=.*|TTYPath=/dev/$console|" "$root/etc/systemd/system/rig-checks.service"
 ln -sf /etc/systemd/system/rig-checks.service "$root/etc/systemd/system/multi-user.target.wants/rig-checks.service"
 ln -sf /etc/systemd/system/rig-gpio-header.service "$root/etc/systemd/system/sysinit.target.wants/rig-gpio-header.service"
 # The serial console carries the results: no login prompt on it.
-ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
+ln -sf /dev/null "$root/etc/systemd/system/serial-getty@$console.service"
 mkdir -p "$root/mnt/rig"
 echo kiosk >"$root/etc/hostname"
 # As an installed system has it (debootstrap writes none): the broker is at localhost.
@@ -88,8 +125,7 @@ printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0
 [ -s "$root/etc/machine-id" ] && [ "$(cat "$root/etc/machine-id")" != uninitialized ] ||
     od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$root/etc/machine-id"
 # Raspberry Pi OS's groups and first user: i2c and gpio exist before the package comes (its
-# sysusers.d then finds them), and pi is in them, in sudo (without a password) and in the
-# display's groups (video, render, input). And a user
+# sysusers.d then finds them), and pi is in them and in sudo, without a password. And a user
 # outside every group the package makes.
 for g in i2c gpio; do
     grep -q "^$g:" "$root/etc/group" || chroot "$root" groupadd --system "$g"
