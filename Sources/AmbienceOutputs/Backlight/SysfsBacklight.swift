@@ -194,7 +194,8 @@ public final class SysfsBacklight: Backlight {
             return .permissionDenied(
                 path: path,
                 hint: "/sys is read-only here: a unit with ProtectKernelTunables=yes needs"
-                    + " ReadWritePaths=-/sys/devices, as the shipped one has (docs/backlight.md, Permissions)")
+                    + " ReadWritePaths=-/sys/devices, as the shipped one has (docs/backlight.md, Permissions)"
+            )
         }
         return Files.failure(operation, path, error)
     }
