@@ -29,7 +29,7 @@ struct DDCDaemonTests {
         monitor = DDCMonitorEmulator.attach(to: bus)
     }
 
-    func daemon(light: @escaping (Double) -> Double?) throws -> Daemon {
+    func daemon(waiter: ScriptedWaiter? = nil, light: @escaping (Double) -> Double?) throws -> Daemon {
         var configuration = daemonConfiguration(interval: 0.1)
         var settings = BacklightSettings()
         settings.device = .ddc(.number(1))
@@ -40,7 +40,8 @@ struct DDCDaemonTests {
             settings, openDDC: { [bus] _ throws(I2CError) in bus }, log: { logger.log(.warning, $0) })
         let sink = sink
         return Daemon(
-            configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
+            configuration: configuration, clock: clock,
+            waiter: waiter ?? ScriptedWaiter(clock: clock, script: []),
             logger: logger, overrides: { _ in nil },
             assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink], backlight: backlight) },
             reload: brokenReload("no reload"))
@@ -68,6 +69,15 @@ struct DDCDaemonTests {
         #expect(writes.allSatisfy { $0.time < 30 + settings.latencyBound(sampleInterval: 0.1) + 1 })
         #expect(monitor.protocolViolations.isEmpty)
         #expect(!log.lines.contains { $0.contains("ddc:1") })
+    }
+
+    /// At rest the monitor costs the loop no wake-up: only the first reading of its maximum
+    /// (the reply 40 ms after the request, the rest after it) comes between samples.
+    @Test func aSteadyScreenWakesTheLoopOnlyToSample() throws {
+        let waiter = ScriptedWaiter(clock: clock, script: [])
+        try daemon(waiter: waiter) { _ in 300 }.run(until: 60)
+        #expect(monitor.setRequests.count == 1)
+        #expect(waiter.waits <= 600 + 2)
     }
 
     @Test func aMonitorThatStopsAnsweringIsOneFaultTheThemeGoesOnAndItRecovers() throws {
