@@ -36,11 +36,9 @@ public final class TerminalIndicators: Sink {
         let fault = lamp("fault", lit: faulted, red: true)
         let lux = event.lux.map { "lux \(Daemon.rounded($0))" } ?? "no reading"
         let why =
-            switch event.kind {
-            case .change, .fault: event.reason.map { " (\($0.rawValue))" } ?? ""
-            case .recovered: " (recovered)"
-            case .current: " (brightness)"
-            }
+            event.kind == .current
+            ? " (brightness)"
+            : event.reason.map { " (\($0.rawValue))" } ?? (event.kind == .recovered ? " (recovered)" : "")
         let brightness = event.brightness.map { "  ☀ \($0) %" } ?? ""
         write(
             "\(timeOfDay(event.time))  \(lamps.joined(separator: " "))  \(fault)\(brightness)  \(lux)\(why)\n"

@@ -148,7 +148,7 @@ struct DaemonRecordTests {
         while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
         #expect(lines.first == LightRecord.header)
         #expect(lines.count == 1 + 50)  // samples at 0, 0.1, … 4.9: the line came before the one at 5
-        #expect(lines[1] == "0,300,300.0,regular,0,")
+        #expect(lines[1] == "0,300,300.0,regular,0,,")  // no [backlight]: no brightness
     }
 }
 
