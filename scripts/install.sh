@@ -42,7 +42,11 @@ case $ACTION in
 install)
     install_files "${3:?binary}"
     create_accounts
-    if running_udev; then udevadm control --reload-rules && udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio --subsystem-match=backlight; fi
+    if running_udev; then
+        udevadm control --reload-rules && udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio
+        # The backlight rule acts on add only (a change comes with every write of brightness).
+        udevadm trigger --action=add --subsystem-match=backlight
+    fi
     if running_systemd; then systemctl daemon-reload; fi
     cat <<EOM
 installed ambience in $PREFIX/bin. Next:
