@@ -3,7 +3,7 @@
 #                                       scripts/install.sh uninstall PREFIX
 # Installs the binary and its companion programs (stripped), board profiles, README, the man
 # pages, the udev rules, the systemd units and a default configuration (never overwriting one),
-# and creates the i2c and gpio groups and the ambience user the units run as. Uninstall removes what install put in place, except the
+# and creates the i2c and gpio groups and the ambience user the units run as (in those and video). Uninstall removes what install put in place, except the
 # configuration in /etc/ambience and the user, which may hold a site's own choices.
 set -euo pipefail
 ACTION=${1:?install or uninstall} PREFIX=${2:?prefix}
@@ -29,18 +29,24 @@ install_files() {
 
 create_accounts() {
     # The groups Raspberry Pi OS already has; plain Debian needs them made.
-    for group in i2c gpio; do getent group "$group" >/dev/null || groupadd --system "$group"; done
+    for group in i2c gpio video; do getent group "$group" >/dev/null || groupadd --system "$group"; done
     if ! id ambience >/dev/null 2>&1; then
         useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
-            --groups i2c,gpio --comment "Ambience light daemon" ambience
+            --groups i2c,gpio,video --comment "Ambience light daemon" ambience
     fi
+    # An older install's user gains the groups it lacks (video came with [backlight]).
+    usermod --append --groups i2c,gpio,video ambience
 }
 
 case $ACTION in
 install)
     install_files "${3:?binary}"
     create_accounts
-    if running_udev; then udevadm control --reload-rules && udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio; fi
+    if running_udev; then
+        udevadm control --reload-rules && udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio
+        # The backlight rule acts on add only (a change comes with every write of brightness).
+        udevadm trigger --action=add --subsystem-match=backlight
+    fi
     if running_systemd; then systemctl daemon-reload; fi
     cat <<EOM
 installed ambience in $PREFIX/bin. Next:

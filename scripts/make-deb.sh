@@ -173,8 +173,9 @@ Description: ambient light to kiosk theme daemon for single-board computers
  further, each a process of its own (kiosk: a Chromium whose pages follow the
  room; serve: the state over loopback HTTP for web pages; mqtt: a bridge to an
  MQTT broker and Home Assistant), hardened systemd units, udev rules for the
- i2c and gpio groups, board profiles for Raspberry Pi models and a configuration
- in /etc/ambience. Nothing is started until it is configured and enabled.
+ i2c, gpio and video groups, board profiles for Raspberry Pi models and a
+ configuration in /etc/ambience. Nothing is started until it is configured and
+ enabled.
 CONTROL
 (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z |
     xargs -0 md5sum >DEBIAN/md5sums)

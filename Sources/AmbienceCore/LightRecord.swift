@@ -2,7 +2,7 @@
 /// sample in a ring that is allocated once and never grows, so a daemon running for years holds
 /// the same few hundred kilobytes. Times and raw lux are kept as the exact Doubles the engine saw,
 /// so a record replays to the very events the daemon emitted; the filtered value is for people
-/// (and plots) and is kept as a Float.
+/// (and plots) and is kept as a Float, the backlight's percent as a byte.
 public struct LightRecord: Sendable {
     /// One sample as the record holds it, with what the engine showed after it.
     public struct Row: Equatable, Sendable {
@@ -15,10 +15,12 @@ public struct LightRecord: Sendable {
         public var isFaulted: Bool
         /// The state an override holds, if one does.
         public var override: AmbienceState?
+        /// The backlight's percent after this sample; nil without `[backlight]`.
+        public var brightness: Int?
 
         public init(
             time: Double, lux: Double?, filtered: Double?, state: AmbienceState?, isFaulted: Bool,
-            override: AmbienceState?
+            override: AmbienceState?, brightness: Int? = nil
         ) {
             self.time = time
             self.lux = lux
@@ -26,15 +28,19 @@ public struct LightRecord: Sendable {
             self.state = state
             self.isFaulted = isFaulted
             self.override = override
+            self.brightness = brightness
         }
     }
 
     /// The record's CSV header: the first two columns are what every trace has, the rest are
     /// read back by `TraceReader` as `Row.recorded`.
-    public static let header = "seconds,lux,filtered,state,fault,override"
-    /// Time and raw lux (two Doubles), the filtered value (a Float), and one byte of flags.
-    public static let bytesPerRow = 8 + 8 + 4 + 1
-    /// 30 minutes at the default 10 Hz (5 hours at 1 Hz): 378,000 bytes when full.
+    public static let header = "seconds,lux,filtered,state,fault,override,brightness"
+    /// The header of records written before `brightness` was a column, read as records still.
+    public static let headerWithoutBrightness = "seconds,lux,filtered,state,fault,override"
+    /// Time and raw lux (two Doubles), the filtered value (a Float), one byte of flags and one of
+    /// brightness.
+    public static let bytesPerRow = 8 + 8 + 4 + 1 + 1
+    /// 30 minutes at the default 10 Hz (5 hours at 1 Hz): 396,000 bytes when full.
     public static let defaultCapacity = 18_000
 
     public let capacity: Int
@@ -42,6 +48,9 @@ public struct LightRecord: Sendable {
     private var luxes: [Double] = []
     private var filtereds: [Float] = []
     private var flags: [UInt8] = []
+    /// The percent, or `noBrightness`.
+    private var brightnesses: [UInt8] = []
+    private static let noBrightness: UInt8 = .max
     /// Where the oldest row is once the ring is full.
     private var oldest = 0
 
@@ -52,6 +61,7 @@ public struct LightRecord: Sendable {
         luxes.reserveCapacity(self.capacity)
         filtereds.reserveCapacity(self.capacity)
         flags.reserveCapacity(self.capacity)
+        brightnesses.reserveCapacity(self.capacity)
     }
 
     public var count: Int { times.count }
@@ -68,12 +78,14 @@ public struct LightRecord: Sendable {
             luxes.append(row.lux ?? .nan)
             filtereds.append(packed.filtered)
             flags.append(packed.flags)
+            brightnesses.append(packed.brightness)
             return
         }
         times[oldest] = row.time
         luxes[oldest] = row.lux ?? .nan
         filtereds[oldest] = packed.filtered
         flags[oldest] = packed.flags
+        brightnesses[oldest] = packed.brightness
         oldest = (oldest + 1) % capacity
     }
 
@@ -83,10 +95,12 @@ public struct LightRecord: Sendable {
         let lux = luxes[slot]
         let filtered = filtereds[slot]
         let bits = flags[slot]
+        let brightness = brightnesses[slot]
         return Row(
             time: times[slot], lux: lux.isNaN ? nil : lux, filtered: filtered.isNaN ? nil : Double(filtered),
             state: Self.state(bits & 0b11), isFaulted: bits & 0b100 != 0,
-            override: Self.state(bits >> 3 & 0b11))
+            override: Self.state(bits >> 3 & 0b11),
+            brightness: brightness == Self.noBrightness ? nil : Int(brightness))
     }
 
     /// Every row, oldest first.
@@ -100,16 +114,18 @@ public struct LightRecord: Sendable {
         line += "," + (row.filtered.map { Float($0).isFinite ? "\(Float($0))" : "" } ?? "")
         line += "," + (row.state?.rawValue ?? "")
         line += "," + (row.isFaulted ? "1" : "0")
-        line += "," + (row.override?.rawValue ?? "") + "\n"
+        line += "," + (row.override?.rawValue ?? "")
+        line += "," + (row.brightness.map { String($0) } ?? "") + "\n"
         return line
     }
 
-    private static func pack(_ row: Row) -> (filtered: Float, flags: UInt8) {
+    private static func pack(_ row: Row) -> (filtered: Float, flags: UInt8, brightness: UInt8) {
         let filtered = row.filtered.map { Float($0) } ?? .nan
         var bits = code(row.state)
         if row.isFaulted { bits |= 0b100 }
         bits |= code(row.override) << 3
-        return (filtered, bits)
+        let brightness = row.brightness.map { UInt8(min(max($0, 0), 100)) } ?? noBrightness
+        return (filtered, bits, brightness)
     }
 
     private static func code(_ state: AmbienceState?) -> UInt8 {

@@ -3,7 +3,8 @@
 /// write), `nan` or an empty lux field is a failed read, and time never goes backwards.
 /// A header may name more columns than the two; every row then has that many fields, and
 /// the columns past the second are ignored, except that a record's header
-/// (`LightRecord.header`) makes its columns read back as `Row.recorded`.
+/// (`LightRecord.header`, or an older record's without `brightness`) makes its columns read back
+/// as `Row.recorded`.
 /// Shared by `replay` and `simulate`'s `csv:` profile, so both read the same files the same way.
 public struct TraceReader: Sendable {
     public struct Row: Equatable, Sendable {
@@ -22,12 +23,18 @@ public struct TraceReader: Sendable {
         public var state: AmbienceState?
         public var isFaulted: Bool
         public var override: AmbienceState?
+        /// The backlight's percent; nil without a backlight, or in an older record.
+        public var brightness: Int?
 
-        public init(filtered: Double?, state: AmbienceState?, isFaulted: Bool, override: AmbienceState?) {
+        public init(
+            filtered: Double?, state: AmbienceState?, isFaulted: Bool, override: AmbienceState?,
+            brightness: Int? = nil
+        ) {
             self.filtered = filtered
             self.state = state
             self.isFaulted = isFaulted
             self.override = override
+            self.brightness = brightness
         }
     }
 
@@ -71,7 +78,8 @@ public struct TraceReader: Sendable {
         }
         if !sawData && Self.isHeader([secondsField, luxField] + extra) {
             columns = 2 + extra.count
-            isRecord = ([secondsField, luxField] + extra).joined(separator: ",") == LightRecord.header
+            let names = ([secondsField, luxField] + extra).joined(separator: ",")
+            isRecord = names == LightRecord.header || names == LightRecord.headerWithoutBrightness
             return nil
         }
         guard 2 + extra.count == columns else { throw error(expectedFields, in: line) }
@@ -100,7 +108,7 @@ public struct TraceReader: Sendable {
     }
 
     /// filtered (a number or empty), state (a state or empty), fault (0 or 1), override (a state
-    /// or empty).
+    /// or empty), and in a record that has it, brightness (a percent or empty).
     private func recorded(_ fields: [String], in line: ArraySlice<UInt8>) throws(RowError) -> Recorded {
         func state(_ text: String, _ name: String) throws(RowError) -> AmbienceState? {
             if text.isEmpty { return nil }
@@ -120,9 +128,16 @@ public struct TraceReader: Sendable {
         guard fields[2] == "0" || fields[2] == "1" else {
             throw error("fault '\(fields[2])' is not 0 or 1", in: line)
         }
+        var brightness: Int?
+        if fields.count > 4, !fields[4].isEmpty {
+            guard let percent = Int(fields[4]), (0...100).contains(percent) else {
+                throw error("brightness '\(fields[4])' is not a percent (0 to 100) or empty", in: line)
+            }
+            brightness = percent
+        }
         return Recorded(
             filtered: filtered, state: try state(fields[1], "state"), isFaulted: fields[2] == "1",
-            override: try state(fields[3], "override"))
+            override: try state(fields[3], "override"), brightness: brightness)
     }
 
     private func error(_ message: String, in line: ArraySlice<UInt8>) -> RowError {

@@ -62,9 +62,12 @@ public enum Assembly {
     }
 
     /// The configured display's brightness control. `classDirectory` is /sys/class/backlight
-    /// but in tests.
+    /// but in tests; `openDDC` opens a DDC/CI monitor's bus (/dev/i2c-N, a mock in tests).
     package static func backlight(
         _ settings: BacklightSettings, classDirectory: String = SysfsBacklight.classDirectory,
+        openDDC: @escaping ReopeningI2CBus.Open = { selector throws(I2CError) in
+            try LinuxI2CBus.open(selector)
+        },
         log: @escaping OutputLog
     ) throws(OutputError) -> any Backlight {
         switch settings.device {
@@ -75,12 +78,14 @@ public enum Assembly {
             } catch {
                 throw error.renamingKey { "backlight." + $0 }
             }
-        case .ddc:
-            throw .configuration(
-                ConfigurationError(
-                    key: "backlight.device",
-                    message: "\"\(settings.device)\": DDC/CI monitors are not driven by this build yet;"
-                        + " use a backlight of /sys/class/backlight (\"auto\" or its name)"))
+        case .ddc(let selector):
+            // A bus that is not there at start is an error, as the sensor's is; one that goes
+            // away later is the monitor's fault to log and retry.
+            do {
+                return try DDCMonitor(selector, log: log, open: openDDC)
+            } catch {
+                throw .bus(error)
+            }
         }
     }
 

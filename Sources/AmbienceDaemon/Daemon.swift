@@ -312,7 +312,8 @@ public final class Daemon {
         record.append(
             LightRecord.Row(
                 time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
-                isFaulted: engine.isFaulted, override: engine.activeOverride?.state))
+                isFaulted: engine.isFaulted, override: engine.activeOverride?.state,
+                brightness: brightness?.output))
         // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
         // otherwise drop rows not yet written.
         if recordStore != nil,

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceSensors
 import AmbienceSystem
 
 /// Why an output could not be set up or used. `.configuration` names the key at fault (exit
@@ -13,6 +14,8 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     case system(operation: String, path: String, Errno)
     /// A file of ours that holds something we did not write.
     case invalidContents(path: String, message: String)
+    /// The I2C bus of a DDC/CI monitor could not be opened.
+    case bus(I2CError)
 
     public var description: String {
         switch self {
@@ -30,6 +33,8 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
             return "cannot \(operation) \(path): \(error)"
         case .invalidContents(let path, let message):
             return "\(path): \(message)"
+        case .bus(let error):
+            return error.description
         }
     }
 

@@ -9,7 +9,9 @@ import AmbienceSystem
 /// `DIRECTORY/record.csv` in batches (one write and one fsync per batch, never one per sample:
 /// an SD card wears with every write), the file moved to `record.csv.1` once it holds
 /// `maximumBytes`, so the two never take more than twice that. Each file starts with the
-/// record's header, so each is a trace for `replay` and `plot` on its own.
+/// record's header, so each is a trace for `replay` and `plot` on its own; a file an older
+/// version began with other columns is moved aside the same way before the first rows of this
+/// one, rather than given rows its header does not describe.
 public final class RecordStore {
     public static let fileName = "record.csv"
 
@@ -18,6 +20,8 @@ public final class RecordStore {
     /// Batches written and their bytes, since this store was made.
     public private(set) var writes = 0
     public private(set) var bytesWritten: Int64 = 0
+    /// Whether the file's header has been compared with this version's, once per store.
+    private var headerChecked = false
 
     public init(directory: String, maximumBytes: Int64) {
         self.directory = directory
@@ -27,13 +31,22 @@ public final class RecordStore {
     public var path: String { directory + "/" + Self.fileName }
     public var previousPath: String { path + ".1" }
 
+    /// Whether the file at `path` has rows and begins with another header than this version's.
+    private static func beginsOtherwise(_ path: String) -> Bool {
+        let header = Array((LightRecord.header + "\n").utf8)
+        guard let start = try? FileSystem.prefix(of: path, count: header.count) else { return false }
+        return !start.isEmpty && start != header
+    }
+
     /// Appends the rows of `record` after the first `seen` it ever took (see
     /// `LightRecord.appended`), straight from the ring: no copy of the batch is made.
     public func append(from record: LightRecord, after seen: Int) throws(OutputError) {
         let unseen = min(record.count, max(0, record.appended - seen))
         guard unseen > 0 else { return }
         try Files.makeDirectories(directory)
-        if let status = try? FileSystem.status(of: path), status.size >= maximumBytes {
+        let olderFormat = !headerChecked && Self.beginsOtherwise(path)
+        headerChecked = true
+        if let status = try? FileSystem.status(of: path), status.size >= maximumBytes || olderFormat {
             do {
                 try FileSystem.rename(path, to: previousPath)
             } catch {

@@ -43,6 +43,11 @@ public struct PlotBuilder {
     public private(set) var raw: [Double] = []
     /// The first configuration's moving average; NaN before the first valid sample.
     public private(set) var filtered: [Double] = []
+    /// The backlight's percent as a record gives it; NaN where it gives none.
+    public private(set) var brightness: [Double] = []
+
+    /// Whether the trace (a record of a daemon with `[backlight]`) has a brightness to draw.
+    public var hasBrightness: Bool { brightness.contains { $0.isFinite } }
 
     /// `configurations`: one, or two to compare, each with a name for the legend and table.
     public init(configurations: [(name: String, configuration: EngineConfiguration)]) {
@@ -52,6 +57,7 @@ public struct PlotBuilder {
     public mutating func add(_ row: TraceReader.Row) {
         times.append(row.time)
         raw.append(row.lux ?? .nan)
+        brightness.append(row.recorded?.brightness.map(Double.init) ?? .nan)
         for index in runs.indices {
             let events = runs[index].engineRun.feed(row)
             guard let engine = runs[index].engineRun.engine else { continue }

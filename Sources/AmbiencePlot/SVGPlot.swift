@@ -43,8 +43,13 @@ public enum SVGPlot {
         body += overrideSpans(plot, xScale, top: top, height: plotHeight)
         body += boundaries(plot, xScale, yScale)
         body += grid(xScale, yScale)
-        body += line(plot.times, plot.raw, xScale, yScale, id: "raw")
-        body += line(plot.times, plot.filtered, xScale, yScale, id: "filtered")
+        body += line(plot.times, plot.raw, xScale, yScale.position, id: "raw")
+        body += line(plot.times, plot.filtered, xScale, yScale.position, id: "filtered")
+        if plot.hasBrightness {
+            let percent = PercentScale(top: top, height: plotHeight)
+            body += brightnessAxis(xScale, percent)
+            body += line(plot.times, plot.brightness, xScale, percent.position, id: "brightness")
+        }
         body += eventMarkers(plot, run: 0, xScale, yScale)
         for index in plot.runs.indices {
             body += stateBand(plot, run: index, xScale, top: bandsTop + Double(index) * (bandHeight + 6))
@@ -140,8 +145,32 @@ public enum SVGPlot {
         return out + "</g>\n"
     }
 
+    /// The backlight's axis, on the right: 0 to 100 %, its ticks inside the plot's edge (the
+    /// boundaries' labels are outside it).
+    private static func brightnessAxis(_ x: TimeScale, _ y: PercentScale) -> String {
+        var out = "<g id=\"brightness-axis\">"
+        let edge = x.left + x.width
+        for percent in stride(from: 0.0, through: 100, by: 25) {
+            let position = y.position(percent)
+            out +=
+                "<line class=\"brightness-axis\" x1=\"\(n(edge - 5))\" y1=\"\(n(position))\" x2=\"\(n(edge))\" y2=\"\(n(position))\"/>"
+            out += text(
+                edge - 8, position + 4, "\(Int(percent)) %",
+                attributes: "class=\"brightness-tick\" text-anchor=\"end\"")
+        }
+        let middle = top + plotHeight / 2
+        out += text(
+            edge + 64, middle, "brightness (%)",
+            attributes:
+                "class=\"brightness-label\" transform=\"rotate(90 \(n(edge + 64)) \(n(middle)))\" text-anchor=\"middle\""
+        )
+        return out + "</g>\n"
+    }
+
     /// A line through each pixel column's least and greatest value, broken where a column has none.
-    private static func line(_ times: [Double], _ values: [Double], _ x: TimeScale, _ y: LogScale, id: String)
+    private static func line(
+        _ times: [Double], _ values: [Double], _ x: TimeScale, _ y: (Double) -> Double, id: String
+    )
         -> String
     {
         let columns = Decimation.columns(
@@ -154,8 +183,8 @@ public enum SVGPlot {
                 continue
             }
             let position = x.left + Double(index) + 0.5
-            path += (drawing ? "L" : "M") + n(position) + "," + n(y.position(column.max))
-            if column.min != column.max { path += "L" + n(position) + "," + n(y.position(column.min)) }
+            path += (drawing ? "L" : "M") + n(position) + "," + n(y(column.max))
+            if column.min != column.max { path += "L" + n(position) + "," + n(y(column.min)) }
             drawing = true
         }
         return "<path id=\"\(id)\" class=\"\(id)\" d=\"\(path)\"/>\n"
@@ -262,6 +291,11 @@ public enum SVGPlot {
         entry(
             "<line class=\"filtered\" x1=\"\(n(x))\" y1=\"\(n(row))\" x2=\"\(n(x + 20))\" y2=\"\(n(row))\"/>",
             "filtered")
+        if plot.hasBrightness {
+            entry(
+                "<line class=\"brightness\" x1=\"\(n(x))\" y1=\"\(n(row))\" x2=\"\(n(x + 20))\" y2=\"\(n(row))\"/>",
+                "brightness (right axis)")
+        }
         entry(rect(x, row - 6, 20, 12, attributes: "class=\"hysteresis\""), "hysteresis band")
         if plot.runs.count > 1 {
             entry(
@@ -322,6 +356,9 @@ public enum SVGPlot {
         .table-head { font-weight: bold; }
         .raw { fill: none; stroke: #9e9e9e; stroke-width: 1; }
         .filtered { fill: none; stroke: #1565c0; stroke-width: 1.6; }
+        .brightness { fill: none; stroke: #d81b60; stroke-width: 1.6; stroke-dasharray: 6 2; }
+        .brightness-axis { stroke: #d81b60; }
+        .brightness-tick, .brightness-label { fill: #ad1457; font-size: 10px; }
         .hysteresis { fill: #ce93d8; fill-opacity: 0.25; stroke: none; }
         .a-rise { stroke: #8e24aa; stroke-width: 1.2; }
         .a-fall { stroke: #8e24aa; stroke-width: 1.2; stroke-dasharray: 5 3; }
@@ -412,6 +449,16 @@ struct TimeScale {
     func label(_ time: Double) -> String {
         let value = (time - start) / unitSeconds
         return value == value.rounded() ? SummaryTable.fixed(value, 0) : SummaryTable.fixed(value, 1)
+    }
+}
+
+/// A percent to y pixels: 0 at the bottom of the plot, 100 at its top.
+struct PercentScale {
+    let top: Double
+    let height: Double
+
+    func position(_ percent: Double) -> Double {
+        top + height * (1 - min(max(percent, 0), 100) / 100)
     }
 }
 

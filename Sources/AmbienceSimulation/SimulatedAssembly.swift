@@ -30,6 +30,9 @@ extension Assembly {
                 chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
         }
         if wanted.contains(.indicators) { built.indicators = indicators }
+        if wanted.contains(.backlight), let settings = configuration.backlight {
+            built.backlight = simulatedBacklight(settings, bus: bus, logger: logger)
+        }
         do throws(OutputError) {
             try files(
                 configuration, parts: wanted,
@@ -40,6 +43,25 @@ extension Assembly {
             built.close(wanted.subtracting([.indicators]))
             throw located(error, in: configuration)
         }
+    }
+}
+
+extension Assembly {
+    /// `[backlight]` in `simulate`: a DDC/CI monitor (`ddc:BUS`) is the emulated one on the mock
+    /// bus, driven by the daemon's own driver; a sysfs backlight has no stand-in, so nothing is
+    /// driven, and the brightness engine's percent still shows on the terminal and in the lines.
+    static func simulatedBacklight(_ settings: BacklightSettings, bus: MockI2CBus, logger: Logger)
+        -> (any Backlight)?
+    {
+        guard case .ddc(let selector) = settings.device else {
+            logger.log(
+                .info,
+                "simulating no sysfs backlight for \"\(settings.device)\": its percent is shown, nothing is written"
+            )
+            return nil
+        }
+        DDCMonitorEmulator.attach(to: bus)
+        return DDCMonitor(bus: bus, name: DDCMonitor.name(of: selector), log: { logger.log(.warning, $0) })
     }
 }
 

@@ -4,12 +4,17 @@ import AmbienceOutputs
 import AmbienceSystem
 
 /// Virtual indicator LEDs on the terminal for `simulate`: one line per change or fault, with the
-/// simulated time of day. A sink like any other, so it sees exactly what GPIO lines would.
+/// simulated time of day, and the backlight's percent beside them (`☀ 63 %`) with `[backlight]`,
+/// also on the line that ends a fade. A sink like any other, so it sees exactly what GPIO lines
+/// would.
 public final class TerminalIndicators: Sink {
     private let write: (String) -> Void
     private let timeOfDay: (Double) -> String
     private var state: AmbienceState?
     private var faulted = false
+    /// The percent the last line showed: a `current` line (a fade's end) is news only when it
+    /// changes it.
+    private var shownBrightness: Int?
     private let colour: Bool
 
     public init(colour: Bool, timeOfDay: @escaping (Double) -> String, write: @escaping (String) -> Void) {
@@ -23,13 +28,21 @@ public final class TerminalIndicators: Sink {
         case .change: state = event.state
         case .fault: faulted = true
         case .recovered: faulted = false
-        case .current: return
+        case .current:
+            guard event.brightness != nil, event.brightness != shownBrightness else { return }
         }
+        shownBrightness = event.brightness
         let lamps = AmbienceState.allCases.map { lamp($0.rawValue, lit: $0 == state) }
         let fault = lamp("fault", lit: faulted, red: true)
         let lux = event.lux.map { "lux \(Daemon.rounded($0))" } ?? "no reading"
-        let why = event.reason.map { " (\($0.rawValue))" } ?? (event.kind == .recovered ? " (recovered)" : "")
-        write("\(timeOfDay(event.time))  \(lamps.joined(separator: " "))  \(fault)  \(lux)\(why)\n")
+        let why =
+            event.kind == .current
+            ? " (brightness)"
+            : event.reason.map { " (\($0.rawValue))" } ?? (event.kind == .recovered ? " (recovered)" : "")
+        let brightness = event.brightness.map { "  ☀ \($0) %" } ?? ""
+        write(
+            "\(timeOfDay(event.time))  \(lamps.joined(separator: " "))  \(fault)\(brightness)  \(lux)\(why)\n"
+        )
     }
 
     public func poll(now: Double) {}

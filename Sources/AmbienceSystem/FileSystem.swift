@@ -44,6 +44,25 @@ public enum FileSystem {
         }
     }
 
+    /// At most the first `count` bytes of a file, however long it is: a header, read without
+    /// reading on.
+    public static func prefix(of path: String, count: Int) throws(Errno) -> [UInt8] {
+        let descriptor = try FileDescriptor.open(path, O_RDONLY)
+        defer { descriptor.close() }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < bytes.count {
+            let got = try bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in
+                    try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+            }.get()
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+
     /// The first line of a small text file, without its newline: how sysfs attributes read.
     public static func firstLine(of path: String) throws(Errno) -> String {
         let bytes = try contents(of: path, limit: 4096)

@@ -35,7 +35,7 @@ struct LightRecordTests {
             record.row(at: 1)
                 == LightRecord.Row(
                     time: 7, lux: nil, filtered: 2.5, state: .contrast, isFaulted: true, override: .invert))
-        #expect(LightRecord.line(record.row(at: 1)) == "7,nan,2.5,contrast,1,invert\n")
+        #expect(LightRecord.line(record.row(at: 1)) == "7,nan,2.5,contrast,1,invert,\n")
     }
 
     @Test func aRecordReadsBackAsATraceWithItsColumns() throws {
@@ -49,7 +49,7 @@ struct LightRecordTests {
                         time: odd, lux: 1.0 / 3, filtered: 0.5, state: .invert, isFaulted: false,
                         override: nil)
                 ).dropLast()),
-            "1,nan,,regular,1,contrast",
+            "1,nan,,regular,1,contrast,",
         ]
         let rows = try lines.compactMap { line in try reader.row(Array(line.utf8)[...]) }
         #expect(rows.count == 2)
@@ -88,7 +88,7 @@ struct LightRecordTests {
 
     @Test func aRecordRowWithABadColumnNamesIt() throws {
         var reader = TraceReader()
-        _ = try reader.row(Array(LightRecord.header.utf8)[...])
+        _ = try reader.row(Array(LightRecord.headerWithoutBrightness.utf8)[...])
         #expect(
             Self.refusal(&reader, "1,5,,dim,0,")
                 == "line 2: state 'dim' is not invert, regular, contrast or empty: 1,5,,dim,0,")
@@ -101,7 +101,7 @@ struct LightRecordTests {
         var replay = Replay(configuration: testConfiguration(), format: .json)
         var lines: [String] = []
         for line in [
-            LightRecord.header, "0,300,,regular,0,", "1,300,,contrast,0,contrast",
+            LightRecord.headerWithoutBrightness, "0,300,,regular,0,", "1,300,,contrast,0,contrast",
             "2,300,,contrast,0,contrast",
             "3,300,,regular,0,",
         ] {
@@ -183,5 +183,38 @@ struct TraceSummaryTests {
             lines.first?.hasSuffix("current              --compare") == true
                 || lines.first?.contains("--compare") == true)
         #expect(lines.contains { $0.hasPrefix("switches per day") && $0.contains("432.0 (1 in all)") })
+    }
+
+    @Test func theBrightnessIsAColumnAfterTheOthersAndRoundTrips() throws {
+        var record = LightRecord(capacity: 2)
+        let row = LightRecord.Row(
+            time: 3, lux: 250, filtered: 240, state: .regular, isFaulted: false, override: nil, brightness: 63
+        )
+        record.append(row)
+        record.append(
+            LightRecord.Row(
+                time: 4, lux: 250, filtered: 240, state: .regular, isFaulted: false, override: nil))
+        #expect(record.row(at: 0) == row)
+        #expect(record.row(at: 1).brightness == nil)
+        #expect(LightRecord.line(row) == "3,250,240.0,regular,0,,63\n")
+        #expect(LightRecord.header.hasPrefix(LightRecord.headerWithoutBrightness + ","))
+        var reader = TraceReader()
+        _ = try reader.row(Array(LightRecord.header.utf8)[...])
+        let read = try reader.row(Array(LightRecord.line(row).dropLast().utf8)[...])
+        #expect(read?.recorded?.brightness == 63 && read?.recorded?.state == .regular)
+        #expect(try reader.row(Array("5,250,,regular,0,,".utf8)[...])?.recorded?.brightness == nil)
+        #expect(
+            LightRecordTests.refusal(&reader, "6,250,,regular,0,,101")
+                == "line 4: brightness '101' is not a percent (0 to 100) or empty: 6,250,,regular,0,,101")
+    }
+
+    @Test func anOlderRecordWithoutTheBrightnessStillReadsAsARecord() throws {
+        var reader = TraceReader()
+        _ = try reader.row(Array(LightRecord.headerWithoutBrightness.utf8)[...])
+        let row = try reader.row(Array("1,300,280,regular,0,contrast".utf8)[...])
+        #expect(
+            row?.recorded
+                == TraceReader.Recorded(filtered: 280, state: .regular, isFaulted: false, override: .contrast)
+        )
     }
 }

@@ -3,6 +3,8 @@ import AmbienceCore
 import AmbienceDaemon
 import AmbienceOutputs
 import AmbienceSensors
+import AmbienceSimulation
+import AmbienceSystem
 import AmbienceTestSupport
 import Testing
 
@@ -87,17 +89,19 @@ import Testing
 struct BacklightAssemblyTests {
     let sysfs = TemporaryDirectory()
 
-    @Test func aDDCMonitorIsRefusedAtItsLineUntilItsDriverIsMerged() throws {
+    @Test func aDDCMonitorIsBuiltOnItsBus() throws {
         let configuration = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'ddc:1'\n"))
-        #expect {
-            try Assembly.backlight(
-                #require(configuration.backlight), classDirectory: sysfs.path, log: { _ in })
-        } throws: { error in
-            guard case .configuration(let refusal)? = (error as? OutputError) else { return false }
-            return configuration.locate(refusal).description.hasPrefix(
-                "\(Fixture.path):4: backlight.device: \"ddc:1\": DDC/CI monitors are not driven by this build yet"
-            )
-        }
+        let clock = ManualClock(now: 0)
+        var opened: [I2CBusSelector] = []
+        let backlight = try Assembly.backlight(
+            #require(configuration.backlight), classDirectory: sysfs.path,
+            openDDC: { selector throws(I2CError) in
+                opened.append(selector)
+                return MockI2CBus(clock: clock)
+            }, log: { _ in })
+        #expect(backlight is DDCMonitor)
+        #expect(backlight.name == "ddc:1 (0x37)")
+        #expect(opened == [.number(1)])
     }
 
     @Test func autoWithoutADeviceIsPlacedAtTheTable() throws {

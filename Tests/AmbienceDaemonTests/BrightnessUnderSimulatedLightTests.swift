@@ -1,5 +1,8 @@
 import AmbienceCore
+import AmbienceOutputs
+import AmbienceSensors
 import AmbienceSimulation
+import AmbienceSystem
 import Testing
 
 /// The brightness engine beside the theme engine, as the daemon runs them, under the light
@@ -52,5 +55,36 @@ struct BrightnessUnderSimulatedLightTests {
         #expect(at(13.2) < 90)  // the passing cloud, 1500 lux, 18 minutes: followed
         #expect(at(21) > at(3) && at(21) < at(16))  // the lamp, dimmer than the afternoon
         print("a simulated day: \(changes.count) one-percent steps, \(reversals.count) reversals")
+    }
+
+    /// The same day on a DDC/CI monitor (the emulated one, on the mock bus), driven as the
+    /// daemon's loop does: asked at every sample, called again when it asks to be. A fade's
+    /// steps become at most one Set a second, and the monitor ends where the engine does.
+    @Test func aSimulatedDayOnADDCMonitorIsAFewHundredWritesASecondApart() {
+        let clock = ManualClock(now: 0)
+        let bus = MockI2CBus(clock: clock)
+        let emulator = DDCMonitorEmulator.attach(to: bus)
+        let monitor = DDCMonitor(bus: bus, name: "ddc:mock (0x37)", log: { _ in })
+        let outputs = Self.run(.day(length: 86_400), until: 86_400)
+        for (index, output) in outputs.enumerated() {
+            let next = outputs.indices.contains(index + 1) ? outputs[index + 1].time : output.time + 2
+            clock.sleep(until: output.time)
+            monitor.set(percent: output.percent, now: output.time)
+            var due = monitor.poll(now: output.time)
+            while let wake = due, wake < next {
+                clock.sleep(until: wake)
+                due = monitor.poll(now: wake)
+            }
+        }
+        let writes = emulator.setRequests
+        let steps = zip(outputs, outputs.dropFirst()).filter { $0.percent != $1.percent }.count
+        #expect(
+            zip(writes, writes.dropFirst()).allSatisfy {
+                $1.time - $0.time >= DDCMonitor.writeInterval - 1e-9
+            })
+        #expect(writes.count <= steps + 1)
+        #expect(Int(emulator.brightness) == outputs.last?.percent)
+        #expect(emulator.protocolViolations.isEmpty)
+        print("a simulated day on a DDC/CI monitor: \(writes.count) Set VCP messages for \(steps) steps")
     }
 }

@@ -148,7 +148,7 @@ struct DaemonRecordTests {
         while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
         #expect(lines.first == LightRecord.header)
         #expect(lines.count == 1 + 50)  // samples at 0, 0.1, … 4.9: the line came before the one at 5
-        #expect(lines[1] == "0,300,300.0,regular,0,")
+        #expect(lines[1] == "0,300,300.0,regular,0,,")  // no [backlight]: no brightness
     }
 }
 
@@ -171,6 +171,31 @@ struct PersistentRecordTests {
         var lines: [String] = []
         while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
         return lines
+    }
+
+    @Test func anOlderVersionsFileIsMovedAsideBeforeRowsWithTheBrightness() throws {
+        let scratch = TemporaryDirectory()
+        let clock = ManualClock(now: 0)
+        let store = RecordStore(directory: scratch.path, maximumBytes: 50_000_000)
+        let older = LightRecord.headerWithoutBrightness + "\n1,300,280,regular,0,\n"
+        let file = try FileDescriptor.open(store.path, O_WRONLY | O_CREAT, mode: 0o644)
+        try file.writeAll(older)
+        file.close()
+        var configuration = daemonConfiguration(interval: 0.1)
+        configuration.backlight = BacklightSettings()
+        try Self.daemon(clock, store: store, configuration: configuration).run(until: 10)
+        #expect(
+            try Self.lines(store.previousPath) == [
+                LightRecord.headerWithoutBrightness, "1,300,280,regular,0,",
+            ])
+        let lines = try Self.lines(store.path)
+        #expect(lines.first == LightRecord.header)
+        // The daemon's percent in the last column of every row.
+        #expect(
+            lines.dropFirst().allSatisfy {
+                $0.split(separator: ",", omittingEmptySubsequences: false).last != ""
+            })
+        #expect(lines.count == 1 + 100)
     }
 
     @Test func anHourAtTenHertzIsWrittenInTwelveBatches() throws {

@@ -87,11 +87,35 @@ struct SVGPlotTests {
         var builder = PlotBuilder(configurations: [(name: "a", configuration: plotConfiguration)])
         var reader = TraceReader()
         for line in [
-            LightRecord.header, "0,300,,regular,0,", "1,300,,contrast,0,contrast", "5,300,,regular,0,",
+            LightRecord.headerWithoutBrightness, "0,300,,regular,0,", "1,300,,contrast,0,contrast",
+            "5,300,,regular,0,",
         ] {
             if let row = try reader.row(Array(line.utf8)[...]) { builder.add(row) }
         }
         #expect(builder.overrideSpans(of: 0) == [PlotBuilder.Span(start: 1, end: 5, state: .contrast)])
         #expect(SVGPlot.render(builder, title: "o").contains("id=\"override-span-0\""))
+        // An older record has no brightness: no second trace, no right-hand axis.
+        #expect(!builder.hasBrightness)
+        #expect(!SVGPlot.render(builder, title: "o").contains("id=\"brightness"))
+    }
+
+    @Test func aRecordsBrightnessIsASecondTraceOnARightHandPercentAxis() throws {
+        var builder = PlotBuilder(configurations: [(name: "a", configuration: plotConfiguration)])
+        var reader = TraceReader()
+        for line in [
+            LightRecord.header, "0,5,,invert,0,,0", "50,300,,regular,0,,", "100,3000,,contrast,0,,100",
+        ] {
+            if let row = try reader.row(Array(line.utf8)[...]) { builder.add(row) }
+        }
+        #expect(builder.hasBrightness)
+        #expect(builder.brightness.map { $0.isNaN ? -1 : $0 } == [0, -1, 100])
+        let svg = SVGPlot.render(builder, title: "b")
+        #expect(svg.contains("<g id=\"brightness-axis\">") && svg.contains(">100 %</text>"))
+        #expect(svg.contains(">brightness (right axis)</text>"))
+        // 0 % at the plot's bottom (48 + 380), 100 % at its top (48); a row without a percent
+        // breaks the line.
+        let path = try #require(svg.split(separator: "\n").first { $0.contains("id=\"brightness\"") })
+        #expect(path.contains(",428.0") && path.contains(",48.0"))
+        #expect(path.filter { $0 == "M" }.count == 2)
     }
 }

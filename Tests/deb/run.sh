@@ -166,6 +166,7 @@ user_and_groups_exist() {
     id ambience
     id -nG ambience | tr ' ' '\n' | grep -qx i2c
     id -nG ambience | tr ' ' '\n' | grep -qx gpio
+    id -nG ambience | tr ' ' '\n' | grep -qx video
     [ "$(getent passwd ambience | cut -d: -f7)" = /usr/sbin/nologin ]
     [ "$(getent passwd ambience | cut -d: -f3)" -lt 1000 ]
 }

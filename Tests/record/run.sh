@@ -133,7 +133,7 @@ record_rows_replay_to_the_daemons_events() {
     "$BIN" record --control "$WORK/rt/control" --out "$WORK/record.csv"
     kill -TERM $daemon
     wait $daemon
-    head -n 1 "$WORK/record.csv" | grep -qx 'seconds,lux,filtered,state,fault,override'
+    head -n 1 "$WORK/record.csv" | grep -qx 'seconds,lux,filtered,state,fault,override,brightness'
     "$BIN" replay "$WORK/record.csv" >"$WORK/replayed.jsonl"
     "$BIN" simulate --profile "csv:$WORK/record.csv" --end 1 --runtime-dir "$WORK/rt2" >/dev/null 2>&1  # a profile too
     python3 - "$WORK/daemon.err" "$WORK/replayed.jsonl" <<'PY'

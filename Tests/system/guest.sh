@@ -113,7 +113,7 @@ sandbox_as_documented() {
         fi
     done <<'PROPERTIES'
 User|ambience
-SupplementaryGroups|i2c gpio
+SupplementaryGroups|i2c gpio video
 Type|notify
 WatchdogUSec|10s
 NoNewPrivileges|yes
@@ -124,6 +124,7 @@ PrivateTmp|yes
 PrivateNetwork|yes
 RestrictAddressFamilies|AF_UNIX
 DevicePolicy|closed
+ReadWritePaths|/sys/devices
 DeviceAllow|char-i2c
 DeviceAllow|char-gpiochip
 RuntimeDirectory|ambience

@@ -193,8 +193,9 @@ public final class SysfsBacklight: Backlight {
         if error == Errno(rawValue: EROFS) {
             return .permissionDenied(
                 path: path,
-                hint: "/sys is read-only here: the shipped unit's sandbox (ProtectKernelTunables=yes) does"
-                    + " not yet let the daemon write a backlight (docs/backlight.md, Permissions)")
+                hint: "/sys is read-only here: a unit with ProtectKernelTunables=yes needs"
+                    + " ReadWritePaths=-/sys/devices, as the shipped one has (docs/backlight.md, Permissions)"
+            )
         }
         return Files.failure(operation, path, error)
     }
