@@ -405,7 +405,9 @@ page_loads() { cat "$REPORTS" 2>/dev/null | grep -c '"kind": "load"'; }
 loads_above() { [ "$(page_loads)" -gt "$1" ]; }
 # What the kiosk's session did, for a check that failed.
 kiosk_journal() {
-    journalctl -b --no-pager -o short-monotonic -u "$1" | tail -n 25
+    journalctl -b --no-pager -o short-monotonic -u "$1" | tail -n 8
+    # The session's processes log under its scope, not the unit.
+    journalctl -b --no-pager -o short-monotonic _UID="$(id -u pi)" | grep -v 'dbus-daemon\|systemd\[' | tail -n 25
     pgrep -a -u pi | cut -c1-160
 }
 # A picture of the whole output, as the session's user sees it, into the rig's disk.
@@ -450,6 +452,9 @@ kiosk_cage() {
     diff /usr/share/doc/ambience/examples/ambience-kiosk-cage.service /etc/systemd/system/ambience-kiosk.service
     id -nG pi | tr ' ' '\n' | grep -qx video && id -nG pi | grep -qw render || fail "pi not in video and render"
     systemctl disable getty@tty1
+    # Chromium's first start in this guest, software-emulated on a shared host, can take longer
+    # than the 60 s a Pi needs at worst; the kiosk would stop it and start it again, for ever.
+    printf '\n[kiosk]\nanswer_timeout = 300\n' >>"$CONFIG"
     loads=$(page_loads)
     systemctl enable --now ambience-kiosk || fail "enable --now ambience-kiosk"
     # Chromium's first start (a new profile) is the slowest step of all under emulation.
