@@ -164,6 +164,56 @@ journal_notice() {
     journalctl -u ambience -b -p notice --no-pager -o cat | grep . || fail "nothing at notice"
 }
 
+# The display follows the room (docs/backlight.md): the test adapter's backlight class device,
+# then its DDC/CI monitor on /dev/i2c-1, driven by the daemon as the package's unit runs it, with
+# the defaults a Pi owner gets from `device = "auto"` alone.
+BACKLIGHT=/sys/class/backlight/ambience-test
+ADAPTER=/sys/module/ambience_test_i2c/parameters
+brightness() { sed -n 's/.*"brightness":\([0-9]*\).*/\1/p' /run/ambience/state.json 2>/dev/null; }
+brightness_is() { [ "$(brightness)" = "$1" ]; }
+# The device's raw value for PERCENT: the class device's maximum is 255, the monitor's 100.
+sysfs_shows() { [ "$(cat "$BACKLIGHT/brightness")" = $((($1 * 255 + 50) / 100)) ]; }
+monitor_shows() { [ "$(cat "$ADAPTER/ddc_brightness")" = "$1" ]; }
+backlight_follows() {  # backlight_follows SHOWS: the curve's 62 % at 300 lx, 100 % in sunlight, an override
+    regular_room
+    wait_for brightness_is 62
+    wait_for "$1" 62
+    echo "300 lx: 62 %"
+    lux 30000
+    wait_for brightness_is 100
+    wait_for "$1" 100
+    echo "30 klx: 100 %"
+    ambience brightness 40 || fail "ambience brightness 40"
+    wait_for "$1" 40
+    ambience brightness auto || fail "ambience brightness auto"
+    wait_for "$1" 100
+    echo "held at 40 %, then the light again"
+    regular_room
+    wait_for "$1" 62
+}
+backlight_under_systemd() {
+    local cursor
+    stat -c '%G %a %n' "$BACKLIGHT/brightness"
+    # The module was there before the package: its postinst had udev apply the rule.
+    [ "$(stat -c %G "$BACKLIGHT/brightness")" = video ] || fail "brightness is not group video"
+    id ambience | grep -q '(video)' || fail "ambience is not in video"
+    cp "$CONFIG" /root/before-backlight.toml
+    cursor=$(cursor_now)
+    printf '\n[backlight]\ndevice = "auto"\n' >>"$CONFIG"
+    systemctl reload ambience
+    backlight_follows sysfs_shows
+    sed -i 's/^device = "auto"/device = "ddc:1"/' "$CONFIG"
+    systemctl reload ambience
+    backlight_follows monitor_shows
+    echo "the monitor took $(cat "$ADAPTER/ddc_sets") Set VCP messages"
+    if journal_since "$cursor" -u ambience -o cat | grep -i 'backlight\|ddc'; then
+        journal_since "$cursor" -u ambience -o cat | grep -qi 'read-only\|permission denied\|not answering' &&
+            fail "the unit kept the daemon from its display"
+    fi
+    cp /root/before-backlight.toml "$CONFIG"
+    systemctl reload ambience
+}
+
 # Scenario 2: a bus that comes late, then a typo.
 late_bus() {
     systemctl stop ambience ambience-serve ambience-mqtt
@@ -656,6 +706,7 @@ if [ ! -f "$R/boot1" ]; then
         check reads-sensor 60 reads_sensor
         check drives-gpio 60 drives_gpio
         check journal-notice 30 journal_notice
+        check backlight-under-systemd 180 backlight_under_systemd
         check late-bus 150 late_bus
         check typo-fails-at-once 60 typo
         check reload-applies 60 reload_applies
