@@ -706,7 +706,7 @@ if [ ! -f "$R/boot1" ]; then
         check reads-sensor 60 reads_sensor
         check drives-gpio 60 drives_gpio
         check journal-notice 30 journal_notice
-        check backlight-under-systemd 180 backlight_under_systemd
+        check backlight-under-systemd 300 backlight_under_systemd
         check late-bus 150 late_bus
         check typo-fails-at-once 60 typo
         check reload-applies 60 reload_applies
