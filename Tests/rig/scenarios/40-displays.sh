@@ -24,7 +24,9 @@ the_udev_rule_gives_video_the_brightness() {
     mkdir -p /run/udev/rules.d
     cp udev/99-ambience.rules /run/udev/rules.d/
     udevadm test --action=add "$TEST_BACKLIGHT" >"$RIG_WORK/udev.log" 2>&1 || { cat "$RIG_WORK/udev.log"; return 1; }
-    sed -n "s/^run: '\(.*\)'$/\1/p" "$RIG_WORK/udev.log" >"$RIG_WORK/udev.run"
+    # The commands udev would run: "run: 'CMD'" (systemd 252, Debian 12), "RUN{program} : CMD"
+    # under "Queued commands:" (systemd 257, Debian 13's arm64 root).
+    sed -n -e "s/^run: '\(.*\)'$/\1/p" -e 's/^ *RUN{program} : \(.*\)$/\1/p' "$RIG_WORK/udev.log" >"$RIG_WORK/udev.run"
     {
         grep -qx "/bin/chgrp video $TEST_BACKLIGHT/brightness" "$RIG_WORK/udev.run" &&
             grep -qx "/bin/chmod g+w $TEST_BACKLIGHT/brightness" "$RIG_WORK/udev.run"
