@@ -453,6 +453,12 @@ page_state() { tail -n 1 "$REPORTS" 2>/dev/null | sed -n 's/.*"state": "\([a-z]*
 page_is() { [ "$(page_state)" = "$1" ]; }
 page_loads() { cat "$REPORTS" 2>/dev/null | grep -c '"kind": "load"'; }
 loads_above() { [ "$(page_loads)" -gt "$1" ]; }
+# Waits up to SECONDS for a page load after the LOADS already counted, showing UNIT's session
+# when none comes.
+page_loads_within() {  # page_loads_within LOADS SECONDS UNIT
+    timeout "$2" bash -c "$(declare -f page_loads loads_above wait_for); REPORTS=$REPORTS; wait_for loads_above $1" ||
+        { kiosk_journal "$3"; fail "no page loaded within $2 s"; }
+}
 # What the kiosk's session did, for a check that failed.
 kiosk_journal() {
     journalctl -b --no-pager -o short-monotonic -u "$1" | tail -n 8
@@ -508,8 +514,7 @@ kiosk_cage() {
     loads=$(page_loads)
     systemctl enable --now ambience-kiosk || fail "enable --now ambience-kiosk"
     # Chromium's first start (a new profile) is the slowest step of all under emulation.
-    timeout 420 bash -c "$(declare -f page_loads loads_above wait_for); REPORTS=$REPORTS; wait_for loads_above $loads" ||
-        { kiosk_journal ambience-kiosk; fail "no page loaded within 420 s"; }
+    page_loads_within "$loads" 420 ambience-kiosk
     echo "page loaded at $(now) s: $(tail -n 1 "$REPORTS")"
     page_follows cage
     # Scenario 4's kiosk: a restart of the daemon is followed, and the browser stays.
@@ -537,8 +542,7 @@ kiosk_labwc() {
     systemd-run --unit=rig-labwc -p User=pi -p PAMName=login -p TTYPath=/dev/tty1 -p StandardInput=tty-fail \
         -p StandardOutput=journal -p UtmpIdentifier=tty1 -p UtmpMode=user labwc >/dev/null ||
         fail "labwc session"
-    timeout 240 bash -c "$(declare -f page_loads loads_above wait_for); REPORTS=$REPORTS; wait_for loads_above $loads" ||
-        { kiosk_journal rig-labwc; fail "no page loaded within 240 s"; }
+    page_loads_within "$loads" 240 rig-labwc
     echo "page loaded at $(now) s under labwc"
     pgrep -u pi -a labwc
     page_follows labwc
