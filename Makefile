@@ -178,12 +178,19 @@ rig-test-deb: release
 # QEMU, the package installed by apt and set up as the README says, then its services restarted,
 # crashed, hung, reloaded, upgraded, rebooted, removed and purged (docs/rig.md, "The system rig").
 # The binary is the release build against Debian 13's libgpiod, as make deb packages it.
-.PHONY: test-system
-test-system: setup
+# The release build against libgpiod 2.x, as trixie's package has it: what the system rig installs.
+GPIOD2_RELEASE_BIN = "$$(scripts/release-build.sh --scratch-path .build/gpiod2-release --show-bin-path)/ambience"
+.PHONY: gpiod2-release test-system sd-bench
+gpiod2-release: setup
 	[ -f $(GPIOD2_PREFIX)/lib/pkgconfig/libgpiod.pc ] || .ci/libgpiod2.sh $(GPIOD2_PREFIX)
 	PKG_CONFIG_PATH=$(GPIOD2_PREFIX)/lib/pkgconfig SWIFT=$(SWIFT) \
 		scripts/release-build.sh --scratch-path .build/gpiod2-release
-	Tests/system/run.sh "$$(scripts/release-build.sh --scratch-path .build/gpiod2-release --show-bin-path)/ambience"
+test-system: gpiod2-release
+	Tests/system/run.sh $(GPIOD2_RELEASE_BIN)
+# What the installed stack writes to the card in a day at steady state, from the system rig guest's
+# own counters (docs/performance.md, "Writes to the SD card"); about 25 minutes.
+sd-bench: gpiod2-release
+	SYSTEM_RIG_ONLY="sd-bench 1300 sd_bench" Tests/system/run.sh $(GPIOD2_RELEASE_BIN)
 
 install: release
 	scripts/install.sh install "$(PREFIX)" "$(RELEASE_BIN)"

@@ -51,9 +51,10 @@ step() { # step NAME COMMAND...: runs and logs how long it took
         "$(echo "$end - $start" | bc)" | tee -a "$log"
 }
 
-# The host's tools, with one apt-get update when something is missing.
+# The host's tools, with one apt-get update when something is missing (kmod: the system rig
+# runs the host's depmod over its roots, rig/system/setup.sh).
 host_arch=$(dpkg --print-architecture)
-host_packages=(debootstrap bc)
+host_packages=(debootstrap bc kmod)
 [ "$arch" != "$host_arch" ] && host_packages+=(qemu-user-static binfmt-support)
 host_missing=()
 for p in "${host_packages[@]}"; do

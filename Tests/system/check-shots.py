@@ -1,8 +1,10 @@
 """Checks the system rig's pictures of the kiosk: each shows test page 1 in the state its name
 says, read from the page's background colour (Tests/browser/page1.html), away from the card.
-With --save DIR, copies them there (docs/images, for the documentation).
+With --save DIR, copies them there (docs/images, for the documentation). With --picture, checks
+the one picture given (the guest's screenshot step, which takes it again until it shows the page).
 
-    python3 check-shots.py SHOTS-DIR [--save DIR]"""
+    python3 check-shots.py SHOTS-DIR [--save DIR]
+    python3 check-shots.py --picture FILE"""
 
 import os
 import shutil
@@ -58,20 +60,29 @@ def pixels(path):
     return rows
 
 
+def shows_its_state(path):
+    """Whether the picture NAME-STATE.png shows the page's background in STATE, said on one line."""
+    name = os.path.basename(path)
+    state = name[:-4].rsplit("-", 1)[1]
+    rows = pixels(path)
+    # Bottom right, far from the card at the top left.
+    seen = rows[len(rows) - 8][len(rows[0]) - 8]
+    ok = seen == BACKGROUND[state]
+    print("rig: %s %s: %dx%d, background #%02x%02x%02x (%s wants #%02x%02x%02x)"
+          % ("ok" if ok else "FAIL", name, len(rows[0]), len(rows), *seen, state, *BACKGROUND[state]))
+    return ok
+
+
 def main():
+    if sys.argv[1] == "--picture":
+        return 0 if shows_its_state(sys.argv[2]) else 1
     shots = sys.argv[1]
     save = sys.argv[sys.argv.index("--save") + 1] if "--save" in sys.argv else None
     names = sorted(name for name in os.listdir(shots) if name.endswith(".png"))
     failures = 0
     for name in names:
-        state = name[:-4].rsplit("-", 1)[1]
-        rows = pixels(os.path.join(shots, name))
-        # Bottom right, far from the card at the top left.
-        seen = rows[len(rows) - 8][len(rows[0]) - 8]
-        ok = seen == BACKGROUND[state]
+        ok = shows_its_state(os.path.join(shots, name))
         failures += not ok
-        print("rig: %s %s: %dx%d, background #%02x%02x%02x (%s wants #%02x%02x%02x)"
-              % ("ok" if ok else "FAIL", name, len(rows[0]), len(rows), *seen, state, *BACKGROUND[state]))
         if ok and save:
             shutil.copy(os.path.join(shots, name), os.path.join(save, "system-" + name))
     if not names:
