@@ -67,7 +67,7 @@ unknown_command_is_usage_error() { expect_exit 2 "$BIN" frobnicate; }
 
 latency_below_2d_plus_p_is_configuration_error() {
     expect_exit 78 "$BIN" replay --dwell 5 --latency 10 --interval 1 - </dev/null
-    grep -q -- '--latency: L (10 s)' "$WORK/err" || fail "the error does not name --latency and L: $(cat "$WORK/err")"
+    grep -q -- '--latency: L (10.0 s)' "$WORK/err" || fail "the error does not name --latency and L: $(cat "$WORK/err")"
     grep -q '2D + P' "$WORK/err" || fail "the error does not give the bound 2D + P: $(cat "$WORK/err")"
     # A key the user never wrote.
     if grep -q 'timing.latency' "$WORK/err"; then fail "the error names timing.latency for --latency"; fi
