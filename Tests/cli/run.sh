@@ -139,8 +139,9 @@ simulation_drives_the_pipe_and_the_state_file() {
     valid_json_lines "$WORK/reader.jsonl"
     head -1 "$WORK/reader.jsonl" | grep -q '"event":"current"'
     tail -1 "$WORK/reader.jsonl" | grep -q '"state":"contrast","previous":"invert".*"reason":"light"'
-    grep -q 'invert.*(startup)' "$WORK/sim.out" || fail "no switch to invert at startup: $(cat "$WORK/sim.out")"
-    grep -q 'contrast.*(light)' "$WORK/sim.out" || fail "no switch to contrast for the light: $(cat "$WORK/sim.out")"
+    # Each line shows every state, the one it is in marked: "[●] contrast".
+    grep -q '\[●\] invert .*(startup)$' "$WORK/sim.out" || fail "no switch to invert at startup: $(cat "$WORK/sim.out")"
+    grep -q '\[●\] contrast .*(light)$' "$WORK/sim.out" || fail "no switch to contrast for the light: $(cat "$WORK/sim.out")"
     [ ! -e "$WORK/rt/state.json" ]  # a stopped daemon leaves no stale state behind
 }
 
