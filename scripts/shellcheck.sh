@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck over every shell script the repository holds: the files `git ls-files` names that
+# Runs shellcheck over every shell script the repository holds: the files `git ls-files` names that
 # end in .sh or start with a sh or bash shebang (the packaging's maintainer scripts, the rig's
 # init, .ci/run). -x follows `source`, and -P SCRIPTDIR resolves a sourced path against the
 # script's own directory first, then the repository's root (where the scripts run from).
