@@ -18,10 +18,10 @@ FUZZ_SECONDS ?= 30
 # tests against a real broker (make mqtt-test). chromium: make record-test renders a plot, make
 # kiosk-test and the kiosk bench drive it. dbus, dconf-gsettings-backend,
 # gsettings-desktop-schemas, libglib2.0-bin: the desktop colour scheme recipe's test (a private
-# D-Bus session with dconf).
+# D-Bus session with dconf). shellcheck: make lint's check of every shell script.
 PACKAGES := libi2c-dev libgpiod-dev gpiod i2c-tools pkg-config python3 lintian chrpath libmicrohttpd-dev nodejs \
 	libmosquitto-dev mosquitto mosquitto-clients openssl chromium dbus dconf-gsettings-backend \
-	gsettings-desktop-schemas libglib2.0-bin
+	gsettings-desktop-schemas libglib2.0-bin shellcheck
 setup:
 	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -111,6 +111,7 @@ lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
 	SWIFT=$(SWIFT) scripts/check-imports.py
 	python3 Tests/docs/check_links.py
+	scripts/shellcheck.sh
 
 # libFuzzer on the configuration loader, replay rows, control lines and serve's request path, bounded in time.
 fuzz: setup

@@ -220,6 +220,7 @@ enable_qemu_user() {
 in_root() {  # in_root BIND|"" COMMAND...
     local bind=$1
     shift
+    # shellcheck disable=SC2016 # a script for the new namespace's bash, with its own arguments
     unshare --mount --propagation private /bin/bash -euc '
         root=$1 bind=$2
         shift 2
@@ -302,6 +303,7 @@ build_arm64_modules() {
         rig_die "the irq_sim.c workaround no longer applies: check $build/gpio-sim/irq_sim.c"
     mkdir -p "$build/ambience-test-i2c"
     cp "$adapter"/* "$build/ambience-test-i2c/"
+    # shellcheck disable=SC2016 # a script for the root's sh, its $1 its own
     in_root "$build" /bin/sh -c 'for module in i2c-stub gpio-sim ambience-test-i2c; do
         make -s -C "/lib/modules/$1/build" M="/mnt/rig-build/$module" modules || exit 1
     done' sh "$kver"

@@ -26,6 +26,7 @@ if [ -z "${AMBIENCE_IN_NAMESPACE:-}" ]; then
 fi
 
 mounted=()
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
     local i
     for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do

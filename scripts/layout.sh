@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # One list of what ambience installs where: `make install` (scripts/install.sh) and the Debian
 # packages (scripts/make-deb.sh) both place the files through place_files. Sourced, not run.
 #

@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     *) usage ;;
     esac
 done
-[ -n "$suite" ] && [ -n "$arch" ] && [ -n "$binary" ] || usage
+if [ -z "$suite" ] || [ -z "$arch" ] || [ -z "$binary" ]; then usage; fi
 [ -f "$binary" ] || { echo "make-deb: no binary at $binary" >&2; exit 1; }
 
 # The suite decides the library generation and the locations its own packages use (bookworm

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A daemon's scratch world with no sensor needed, for the scripts that run the release daemon on
 # this host (footprint.sh, release-order.sh). Sourced, not run.
 #

@@ -8,7 +8,7 @@
 #
 #   Tests/arm64/replay-compare.sh [SUITE]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 suite=${1:-trixie}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -28,6 +28,7 @@ compare() {
     shift
     for arch in amd64 arm64; do
         local status=0
+        # shellcheck disable=SC2016 # a script for the root's sh, its "$@" its own
         scripts/in-root.sh "$suite" "$arch" sh -c '
             rm -rf /tmp/ambience-compare
             "$0" "$@"

@@ -48,7 +48,7 @@ expect "within the bound (took $took s)" test "$took" -lt 10
 gone() {  # gone PID: no such process, or only a zombie its new parent has yet to reap
     [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
 }
-for pid in $(cat "$WORK/pids"); do
+while read -r pid; do
     expect "process $pid of the hung test is gone" gone "$pid"
-done
+done <"$WORK/pids"
 [ "$problems" = 0 ]

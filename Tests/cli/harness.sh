@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The command-line tests' runner, sourced by Tests/cli/run.sh and Tests/cli/harness-test.sh.
 # Needs WORK (a scratch directory); counts into `passed` and `failed`.
 #
@@ -6,6 +7,14 @@
 # all, after CLI_TEST_TIMEOUT seconds, reported as failed, and the run goes on.
 CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-60}
 passed=${passed:-0} failed=${failed:-0}
+
+# A test's checks: `cmd || fail "why"` or `if cmd; then fail "why"; fi`, never `! cmd` nor
+# `a && b` as a statement, which set -e lets pass whatever they return (only the last part of
+# an && list counts, and a negated command never stops the test).
+fail() {  # fail MESSAGE...: says why and returns 1, which stops the test under set -e
+    echo "$*"
+    return 1
+}
 
 check() {  # check NAME COMMAND...: runs COMMAND, counts a pass when it exits 0 in time
     local name=$1 test watchdog code=0

@@ -40,7 +40,8 @@ replay_day_is_valid_json() {
     "$BIN" replay "$ROOT/examples/day.csv" --interval 1 --fault-after 10 >"$WORK/day.jsonl"
     valid_json_lines "$WORK/day.jsonl"
     [ "$(grep -c '"event":"change"' "$WORK/day.jsonl")" -ge 5 ]
-    grep -q '"event":"fault"' "$WORK/day.jsonl" && grep -q '"event":"recovered"' "$WORK/day.jsonl"
+    grep -q '"event":"fault"' "$WORK/day.jsonl" || fail "no fault event"
+    grep -q '"event":"recovered"' "$WORK/day.jsonl" || fail "no recovered event"
 }
 
 replay_reads_standard_input() {
@@ -52,7 +53,8 @@ malformed_row_exits_1_after_earlier_events() {
     printf 'seconds,lux\n0,300\n1,300\n2,oops\n3,300\n' >"$WORK/bad.csv"
     expect_exit 1 "$BIN" replay "$WORK/bad.csv"
     grep -q '"state":"regular"' "$WORK/out"
-    grep -q 'line 4' "$WORK/err" && grep -q '2,oops' "$WORK/err"
+    grep -q 'line 4' "$WORK/err" || fail "the error names no line 4: $(cat "$WORK/err")"
+    grep -q '2,oops' "$WORK/err" || fail "the error does not quote the row: $(cat "$WORK/err")"
 }
 
 unknown_option_is_usage_error() {
@@ -65,8 +67,10 @@ unknown_command_is_usage_error() { expect_exit 2 "$BIN" frobnicate; }
 
 latency_below_2d_plus_p_is_configuration_error() {
     expect_exit 78 "$BIN" replay --dwell 5 --latency 10 --interval 1 - </dev/null
-    grep -q -- '--latency: L (10 s)' "$WORK/err" && grep -q '2D + P' "$WORK/err"
-    ! grep -q 'timing.latency' "$WORK/err"  # a key the user never wrote
+    grep -q -- '--latency: L (10.0 s)' "$WORK/err" || fail "the error does not name --latency and L: $(cat "$WORK/err")"
+    grep -q '2D + P' "$WORK/err" || fail "the error does not give the bound 2D + P: $(cat "$WORK/err")"
+    # A key the user never wrote.
+    if grep -q 'timing.latency' "$WORK/err"; then fail "the error names timing.latency for --latency"; fi
 }
 
 unordered_thresholds_are_configuration_error() {
@@ -131,11 +135,13 @@ simulation_drives_the_pipe_and_the_state_file() {
     timeout 30 cat "$WORK/rt/state" >"$WORK/reader.jsonl" &
     local reader=$!
     wait $simulation
-    wait $reader || true
+    wait $reader || fail "the reader of the pipe ended with status $?"
     valid_json_lines "$WORK/reader.jsonl"
     head -1 "$WORK/reader.jsonl" | grep -q '"event":"current"'
     tail -1 "$WORK/reader.jsonl" | grep -q '"state":"contrast","previous":"invert".*"reason":"light"'
-    grep -q 'invert.*(startup)' "$WORK/sim.out" && grep -q 'contrast.*(light)' "$WORK/sim.out"
+    # Each line shows every state, the one it is in marked: "[●] contrast".
+    grep -q '\[●\] invert .*(startup)$' "$WORK/sim.out" || fail "no switch to invert at startup: $(cat "$WORK/sim.out")"
+    grep -q '\[●\] contrast .*(light)$' "$WORK/sim.out" || fail "no switch to contrast for the light: $(cat "$WORK/sim.out")"
     [ ! -e "$WORK/rt/state.json" ]  # a stopped daemon leaves no stale state behind
 }
 
@@ -234,7 +240,8 @@ simulate_drives_every_sensor_kind() {
 run_without_the_bus_explains_how_to_enable_i2c() {
     printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
     expect_exit 1 "$BIN" run --config "$WORK/bus99.toml"
-    grep -q '/dev/i2c-99' "$WORK/err" && grep -q 'I2C enabled' "$WORK/err"
+    grep -q '/dev/i2c-99' "$WORK/err" || fail "the error does not name /dev/i2c-99: $(cat "$WORK/err")"
+    grep -q 'I2C enabled' "$WORK/err" || fail "the error does not say to enable I2C: $(cat "$WORK/err")"
 }
 
 check_names_file_line_and_key() {
@@ -251,23 +258,30 @@ check_names_file_line_and_key() {
 # never shows it, and no line of it may go without a prefix.
 only_at_err() {  # only_at_err PATTERN: $WORK/err has PATTERN at err, and no line at info
     grep -q "^<3>.*$1" "$WORK/err" || { echo "no <3> line with '$1':"; cat "$WORK/err"; return 1; }
-    ! grep -v '^<[0-5]>' "$WORK/err" || { echo "lines above at info (or with no priority)"; return 1; }
+    if grep -v '^<[0-5]>' "$WORK/err"; then fail "lines above at info (or with no priority)"; fi
 }
 
 fatal_messages_of_every_program_go_out_at_err() {
     printf '[sensor]\nkind = "bh1750"\nbord = "raspberry-pi-4"\n' >"$WORK/typo.toml"
-    expect_exit 78 "$BIN" run --config "$WORK/typo.toml" && only_at_err "typo.toml:3: sensor.bord"
+    expect_exit 78 "$BIN" run --config "$WORK/typo.toml"
+    only_at_err "typo.toml:3: sensor.bord"
     printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
-    expect_exit 1 "$BIN" run --config "$WORK/bus99.toml" && only_at_err "I2C enabled"
-    expect_exit 2 "$BIN" replay --colour red - </dev/null && only_at_err "unknown option '--colour'"
+    expect_exit 1 "$BIN" run --config "$WORK/bus99.toml"
+    only_at_err "I2C enabled"
+    expect_exit 2 "$BIN" replay --colour red - </dev/null
+    only_at_err "unknown option '--colour'"
     printf '[serve]\nlisten_at = 1\n' >"$WORK/serve.toml"
-    expect_exit 78 "$BIN" serve --config "$WORK/serve.toml" && only_at_err "serve.toml:2: serve.listen_at"
+    expect_exit 78 "$BIN" serve --config "$WORK/serve.toml"
+    only_at_err "serve.toml:2: serve.listen_at"
     printf '[mqtt]\nbroker_url = 1\n' >"$WORK/mqtt.toml"
-    expect_exit 78 "$BIN" mqtt --config "$WORK/mqtt.toml" && only_at_err "mqtt.toml:2: mqtt.broker_url"
+    expect_exit 78 "$BIN" mqtt --config "$WORK/mqtt.toml"
+    only_at_err "mqtt.toml:2: mqtt.broker_url"
     printf '[kiosk]\nrestart = 1\n[kiosk.colour]\n' >"$WORK/kiosk.toml"
-    expect_exit 78 "$BIN" kiosk --config "$WORK/kiosk.toml" -- true && only_at_err "kiosk.toml:2: kiosk.restart" &&
-        only_at_err "kiosk.toml:3: kiosk.colour"
-    expect_exit 2 "$BIN" kiosk --colour && only_at_err "unknown option '--colour'"
+    expect_exit 78 "$BIN" kiosk --config "$WORK/kiosk.toml" -- true
+    only_at_err "kiosk.toml:2: kiosk.restart"
+    only_at_err "kiosk.toml:3: kiosk.colour"
+    expect_exit 2 "$BIN" kiosk --colour
+    only_at_err "unknown option '--colour'"
 }
 
 # Each program decodes its own table; check runs them all over the one file, [mqtt] included
@@ -285,9 +299,9 @@ check_checks_every_chip_table() {
 check_checks_every_program_table() {
     local table
     for table in "[kiosk]\nrestart_delay = 'soon'" "[serve]\nlisten = '10.0.0.1:80'" "[mqtt]\nbroker = 'http://x'"; do
-        printf "[sensor]\nkind = \"bh1750\"\n$table\n" >"$WORK/table.toml"
+        printf '[sensor]\nkind = "bh1750"\n%b\n' "$table" >"$WORK/table.toml"
         expect_exit 78 "$BIN" check --config "$WORK/table.toml" || return 1
-        grep -q "table.toml:4: $(printf "$table" | sed -n '1s/\[\(.*\)\]/\1/p')\." "$WORK/err" || {
+        grep -q "table.toml:4: $(printf '%b' "$table" | sed -n '1s/\[\(.*\)\]/\1/p')\." "$WORK/err" || {
             echo "no fault of $table:"; cat "$WORK/err"; return 1
         }
     done

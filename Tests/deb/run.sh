@@ -43,14 +43,19 @@ unit_dir=/lib/systemd/system
 build_packages() {
     "$ROOT/scripts/make-deb.sh" --suite bookworm --arch amd64 --binary "$BIN" --version "$V1" --out "$WORK"
     "$ROOT/scripts/make-deb.sh" --suite bookworm --arch amd64 --binary "$BIN" --version "$V2" --out "$WORK"
-    [ -f "$DEB1" ] && [ -f "$DEB2" ]
+    [ -f "$DEB1" ] || fail "no $DEB1"
+    [ -f "$DEB2" ] || fail "no $DEB2"
 }
 
 wrong_libgpiod_generation_is_refused() {
-    ! "$ROOT/scripts/make-deb.sh" --suite trixie --arch amd64 --binary "$BIN" --out "$WORK/wrong" 2>"$WORK/err"
-    grep -q 'does not link libgpiod.so.3' "$WORK/err"
-    ! "$ROOT/scripts/make-deb.sh" --suite bookworm --arch arm64 --binary "$BIN" --out "$WORK/wrong" 2>"$WORK/err"
-    grep -q 'is not an arm64 binary' "$WORK/err"
+    if "$ROOT/scripts/make-deb.sh" --suite trixie --arch amd64 --binary "$BIN" --out "$WORK/wrong" 2>"$WORK/err"; then
+        fail "a trixie package was made around a bookworm binary"
+    fi
+    grep -q 'does not link libgpiod.so.3' "$WORK/err" || fail "trixie refused without the reason: $(cat "$WORK/err")"
+    if "$ROOT/scripts/make-deb.sh" --suite bookworm --arch arm64 --binary "$BIN" --out "$WORK/wrong" 2>"$WORK/err"; then
+        fail "an arm64 package was made around an amd64 binary"
+    fi
+    grep -q 'is not an arm64 binary' "$WORK/err" || fail "arm64 refused without the reason: $(cat "$WORK/err")"
 }
 
 depends_come_from_the_libraries() {
@@ -69,7 +74,8 @@ lintian_is_clean() {
     lintian --pedantic --display-info --display-experimental --fail-on error,warning,info,pedantic \
         "$DEB1" >"$WORK/lintian" 2>&1 || code=$?
     grep -v 'running with root privileges' "$WORK/lintian" || true
-    [ $code = 0 ] && ! grep -q '^[EWIPX]:' "$WORK/lintian"
+    [ $code = 0 ] || fail "lintian exited $code"
+    if grep -q '^[EWIPX]:' "$WORK/lintian"; then fail "lintian tags above"; fi
 }
 
 accounts_without_systemd_sysusers() {
@@ -86,7 +92,7 @@ accounts_without_systemd_sysusers() {
     for g in ambience gpio i2c; do
         if getent group "$g" >/dev/null && ! grep -qx "$g" <<<"$had_groups"; then groupdel "$g"; fi
     done
-    ! getent passwd ambience
+    if getent passwd ambience; then fail "the user ambience is still there"; fi
 }
 
 install_on_the_host() {
@@ -106,7 +112,9 @@ files_are_in_place() {
     # The README's pages and pictures are beside it, so that its links work on the Pi too; the
     # manual pages it links are installed as manual pages.
     local target
-    for target in $(grep -o '](docs/[^)#]*' /usr/share/doc/ambience/README.md | cut -c3- | sort -u); do
+    grep -o '](docs/[^)#]*' /usr/share/doc/ambience/README.md | cut -c3- | sort -u >"$WORK/links"
+    [ -s "$WORK/links" ] || fail "the installed README links no docs/ page"
+    while read -r target; do
         case $target in
         docs/man/*)
             target=$(basename "$target")
@@ -114,13 +122,14 @@ files_are_in_place() {
             ;;
         *) [ -f "/usr/share/doc/ambience/$target" ] || { echo "the README links $target, not installed"; return 1; } ;;
         esac
-    done
+    done <"$WORK/links"
     dpkg-query -W -f='${Conffiles}\n' ambience | grep -q "^ $CONF "
     /usr/bin/ambience --help | grep -q '^commands:'
     # The installed binaries find every library they need; the companions run through ambience.
     for program in ambience ambience-run ambience-kiosk ambience-serve ambience-mqtt; do
         [ -x /usr/bin/$program ] || { echo "missing /usr/bin/$program"; return 1; }
-        ! ldd /usr/bin/$program | grep -q 'not found'
+        ldd /usr/bin/$program >"$WORK/ldd"
+        if grep 'not found' "$WORK/ldd"; then fail "/usr/bin/$program misses libraries"; fi
     done
     for command in kiosk serve mqtt; do
         /usr/bin/ambience $command --help >"$WORK/help" 2>&1 || { cat "$WORK/help"; return 1; }
@@ -181,7 +190,8 @@ check_reads_the_conffile_and_the_packaged_board() {
     sed 's/^kind = "bh1750".*//' $CONF >"$WORK/nokind.toml"
     local code=0
     /usr/bin/ambience check --config "$WORK/nokind.toml" 2>"$WORK/err" >/dev/null || code=$?
-    [ $code = 78 ] && grep -q 'sensor.kind' "$WORK/err"
+    [ $code = 78 ] || fail "no sensor kind: exited $code, wanted 78"
+    grep -q 'sensor.kind' "$WORK/err" || fail "the error does not name sensor.kind: $(cat "$WORK/err")"
 }
 
 # What the package could have started runs /usr/bin/ambience or a companion beside it (shown as
@@ -229,16 +239,20 @@ upgrade_keeps_the_changed_configuration() {
     [ "$(dpkg-query -W -f='${Version}' ambience)" = "$V2" ]
     grep -q '^# changed by Tests/deb' $CONF
     /usr/bin/ambience check --config $CONF | grep -q 'interval = 0.25'
-    [ ! -e $CONF.dpkg-dist ] && [ ! -e $CONF.dpkg-new ]
+    for f in $CONF.dpkg-dist $CONF.dpkg-new; do
+        [ ! -e "$f" ] || fail "the upgrade left $f"
+    done
     package_started_nothing
 }
 
 remove_keeps_the_configuration() {
-    mkdir -p /var/lib/ambience && echo '{"override":"invert"}' >/var/lib/ambience/override
+    mkdir -p /var/lib/ambience
+    echo '{"override":"invert"}' >/var/lib/ambience/override
     dpkg -r ambience
-    [ ! -e /usr/bin/ambience ] && [ ! -e $unit_dir/ambience.service ] && [ ! -e /usr/share/ambience ]
-    [ ! -e /usr/bin/ambience-serve ] && [ ! -e $unit_dir/ambience-mqtt.service ]
-    [ ! -e /lib/udev/rules.d/99-ambience.rules ] && [ ! -e /usr/lib/sysusers.d/ambience.conf ]
+    for f in /usr/bin/ambience $unit_dir/ambience.service /usr/share/ambience /usr/bin/ambience-serve \
+        $unit_dir/ambience-mqtt.service /lib/udev/rules.d/99-ambience.rules /usr/lib/sysusers.d/ambience.conf; do
+        [ ! -e "$f" ] || fail "removal left $f"
+    done
     grep -q '^# changed by Tests/deb' $CONF
     [ -e /var/lib/ambience/override ]
     # Masked while only the configuration is left, as debhelper's scripts do.
@@ -249,10 +263,11 @@ remove_keeps_the_configuration() {
 
 purge_removes_what_the_package_added() {
     dpkg --purge ambience
-    [ ! -e /etc/ambience ] && [ ! -e /var/lib/ambience ]
-    [ ! -e /etc/systemd/system/ambience.service ] && [ ! -e /etc/systemd/system/ambience-mqtt.service ]
-    [ ! -e /var/lib/systemd/deb-systemd-helper-enabled/ambience.service.dsh-also ]
-    ! dpkg-query -W ambience 2>/dev/null | grep -q .
+    for f in /etc/ambience /var/lib/ambience /etc/systemd/system/ambience.service \
+        /etc/systemd/system/ambience-mqtt.service /var/lib/systemd/deb-systemd-helper-enabled/ambience.service.dsh-also; do
+        [ ! -e "$f" ] || fail "purge left $f"
+    done
+    if dpkg-query -W ambience 2>&1; then fail "dpkg still knows the package after purge"; fi
     # The user and groups are kept, as Debian keeps system accounts (the end of this test
     # removes them from this host).
     id ambience

@@ -18,7 +18,7 @@ rm -f "$OUT"/*.out
 
 build() {
     local flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -Osize
-        -target $TARGET -I "$OUT")
+        -target "$TARGET" -I "$OUT")
     (
         cd "$OUT" || exit 1
         "$SWIFTC" "${flags[@]}" -parse-as-library -module-name JSON -emit-module -emit-library -static \

@@ -35,6 +35,7 @@ if [ ! -f "$stamp" ]; then
     for name in PIP_INDEX_URL PIP_EXTRA_INDEX_URL; do
         [ -z "${!name:-}" ] || pip_env+=("$name=${!name}")
     done
+    # shellcheck disable=SC2016 # a script for the root's sh, with its own arguments
     "$repo/scripts/in-root.sh" trixie amd64 env "${pip_env[@]}" sh -euc '
         venv=$1 version=$2
         python3 -m venv "$venv"

@@ -108,7 +108,7 @@ summary_prints_the_table() {
     grep -q '^switches per day  *360.3 (6 in all)$' "$WORK/summary"
     grep -q '^switches within 60 s of the one before  *1$' "$WORK/summary"
     grep -q '^longest wait, clear level to its state  *5.00 s (L = 12.0 s)$' "$WORK/summary"
-    ! grep -q '"event"' "$WORK/summary"
+    if grep -q '"event"' "$WORK/summary"; then fail "the summary has event lines"; fi
 }
 
 # The light of a short simulation: regular, dark, the sensor unplugged, sunlight, regular again.
@@ -165,9 +165,11 @@ PY
 }
 
 record_without_a_daemon_says_so() {
-    ! "$BIN" record --control "$WORK/nobody/control" --out "$WORK/none.csv" 2>"$WORK/err"
-    grep -q 'the daemon is not running' "$WORK/err"
-    [ ! -e "$WORK/none.csv" ]
+    if "$BIN" record --control "$WORK/nobody/control" --out "$WORK/none.csv" 2>"$WORK/err"; then
+        fail "record without a daemon exited 0"
+    fi
+    grep -q 'the daemon is not running' "$WORK/err" || fail "record without a daemon: $(cat "$WORK/err")"
+    [ ! -e "$WORK/none.csv" ] || fail "record without a daemon left $WORK/none.csv"
 }
 
 persistent_record_bytes_per_simulated_hour() {

@@ -131,6 +131,13 @@ expect_exit() {  # expect_exit WANT COMMAND...
     return 1
 }
 
+# A check's own test: `cmd || fail "why"` or `if cmd; then fail "why"; fi`, never `! cmd` nor
+# `a && b` as a statement, which set -e lets pass whatever they return.
+fail() {  # fail MESSAGE...: says why and returns 1 (the ERR trap then says where)
+    echo "$*"
+    return 1
+}
+
 # Fails with both values shown unless they are equal.
 expect_equal() {  # expect_equal WANT GOT [WHAT]
     [ "$1" = "$2" ] && return 0

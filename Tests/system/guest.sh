@@ -44,10 +44,12 @@ journal_since() { journalctl --no-pager -q --after-cursor="$1" "${@:2}"; }
 install_package() {
     # As the README says, from the directory the package was copied to.
     cp "$R"/old/ambience_*.deb /home/pi/
-    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_*.deb ||
-        fail "apt install"
-    getent passwd ambience && id ambience | grep -q '(i2c)' && id ambience | grep -q '(gpio)' || fail "user"
-    active ambience && fail "the package started the daemon"
+    cd /home/pi || fail "no /home/pi"
+    as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_*.deb || fail "apt install"
+    getent passwd ambience || fail "no user ambience"
+    id ambience | grep -q '(i2c)' || fail "the user ambience is not in i2c: $(id ambience)"
+    id ambience | grep -q '(gpio)' || fail "the user ambience is not in gpio: $(id ambience)"
+    if active ambience; then fail "the package started the daemon"; fi
     stat -c '%G %a %n' /dev/i2c-1 /dev/gpiochip0
     [ "$(stat -c '%G %a' /dev/i2c-1)" = "i2c 660" ] || fail "/dev/i2c-1 not i2c 0660 after the rules were applied"
     [ "$(stat -c '%G %a' /dev/gpiochip0)" = "gpio 660" ] || fail "/dev/gpiochip0 not gpio 0660"
@@ -77,7 +79,8 @@ start() {
     as_pi ambience check >/dev/null || fail "check after adding [mqtt]"
     systemctl restart ambience
     systemctl enable --now ambience-serve ambience-mqtt || fail "companions"
-    active ambience-serve && active ambience-mqtt || fail "companions not active"
+    active ambience-serve || fail "ambience-serve not active"
+    active ambience-mqtt || fail "ambience-mqtt not active"
 }
 
 # Scenario 1: the daemon as installed.
@@ -147,12 +150,16 @@ reads_sensor() {
     wait_for state_is invert
     lux 300
     wait_for state_is regular
-    ls -l "/proc/$pid/fd" | grep -q '/dev/i2c-1' || fail "the daemon has no /dev/i2c-1 open"
+    local fd open=no
+    for fd in "/proc/$pid/fd"/*; do
+        if [ "$(readlink "$fd")" = /dev/i2c-1 ]; then open=yes; fi
+    done
+    [ "$open" = yes ] || fail "the daemon has no /dev/i2c-1 open"
 }
 
 drives_gpio() {
-    local chip
-    chip=$(ls -d /sys/devices/platform/gpio-sim.*/gpiochip* | head -n 1)
+    local chips=(/sys/devices/platform/gpio-sim.*/gpiochip*)
+    local chip=${chips[0]}
     wait_for state_is regular
     # raspberry-pi-4: invert 17, regular 27, contrast 22.
     [ "$(cat "$chip/sim_gpio27/value")" = 1 ] || fail "line 27 (regular) is not high"
@@ -207,8 +214,9 @@ backlight_under_systemd() {
     backlight_follows monitor_shows
     echo "the monitor took $(cat "$ADAPTER/ddc_sets") Set VCP messages"
     if journal_since "$cursor" -u ambience -o cat | grep -i 'backlight\|ddc'; then
-        journal_since "$cursor" -u ambience -o cat | grep -qi 'read-only\|permission denied\|not answering' &&
+        if journal_since "$cursor" -u ambience -o cat | grep -i 'read-only\|permission denied\|not answering'; then
             fail "the unit kept the daemon from its display"
+        fi
     fi
     cp /root/before-backlight.toml "$CONFIG"
     systemctl reload ambience
@@ -274,7 +282,8 @@ reload_broken() {
     systemctl reload ambience
     wait_for sh -c "journalctl --no-pager -q -u ambience --after-cursor='$cursor' -o cat | grep -F '$CONFIG:$line: timing.dwell'"
     sleep 2
-    active ambience && [ "$(main_pid)" = "$pid" ] || fail "the daemon did not go on"
+    active ambience || fail "the daemon did not go on: not active"
+    [ "$(main_pid)" = "$pid" ] || fail "the daemon did not go on: MainPID $(main_pid), was $pid"
     state_is contrast || fail "the running configuration was not kept"
     cp /root/good.toml "$CONFIG"
     systemctl reload ambience
@@ -416,7 +425,7 @@ group_member() {
 }
 
 outsider() {
-    local failed= cmd out status
+    local failed='' cmd out status
     for cmd in "status" "watch" "record --out -" "override invert"; do
         # shellcheck disable=SC2086
         out=$(timeout 10 setpriv --reuid=visitor --regid=visitor --init-groups --reset-env ambience $cmd 2>&1 >/dev/null)
@@ -451,6 +460,7 @@ page_url() { echo "http://127.0.0.1:$(cat /tmp/page-port)/page1.html"; }
 # What the page saw last (its own report), and how many times it has loaded.
 page_state() { tail -n 1 "$REPORTS" 2>/dev/null | sed -n 's/.*"state": "\([a-z]*\)".*/\1/p'; }
 page_is() { [ "$(page_state)" = "$1" ]; }
+# shellcheck disable=SC2002 # through cat, a missing file counts 0 loads (grep -c FILE prints nothing)
 page_loads() { cat "$REPORTS" 2>/dev/null | grep -c '"kind": "load"'; }
 loads_above() { [ "$(page_loads)" -gt "$1" ]; }
 # Waits up to SECONDS for a page load after the LOADS already counted, showing UNIT's session
@@ -517,7 +527,8 @@ kiosk_cage() {
     sed "s|http://homeassistant.local:8123/|$url|" /usr/share/doc/ambience/examples/ambience-kiosk-cage.service \
         >/etc/systemd/system/ambience-kiosk.service
     diff /usr/share/doc/ambience/examples/ambience-kiosk-cage.service /etc/systemd/system/ambience-kiosk.service
-    id -nG pi | tr ' ' '\n' | grep -qx video && id -nG pi | grep -qw render || fail "pi not in video and render"
+    id -nG pi | tr ' ' '\n' | grep -qx video || fail "pi not in video: $(id -nG pi)"
+    id -nG pi | tr ' ' '\n' | grep -qx render || fail "pi not in render: $(id -nG pi)"
     systemctl disable getty@tty1
     # Chromium's first start in this guest, software-emulated on a shared host, can take longer
     # than the 60 s a Pi needs at worst; the kiosk would stop it and start it again, for ever.
@@ -608,13 +619,13 @@ upgrade() {
     cp "$CONFIG" /root/before-upgrade.toml
     rm -f /home/pi/ambience_*.deb
     cp "$R"/new/ambience_*.deb /home/pi/
-    cd /home/pi && as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_*.deb ||
-        fail "apt install (upgrade)"
+    cd /home/pi || fail "no /home/pi"
+    as_pi sudo DEBIAN_FRONTEND=noninteractive apt install -y ./ambience_*~deb13_*.deb || fail "apt install (upgrade)"
     dpkg-query -W ambience
     [ "$(dpkg-query -W -f='${Version}' ambience)" = "$(dpkg-deb -f "$R"/new/ambience_*.deb Version)" ] || fail "version"
     for unit in ambience ambience-serve ambience-mqtt; do
         active $unit || fail "$unit not active"
-        echo " $pids " | grep -q " $(main_pid $unit) " && fail "$unit not restarted"
+        if [[ " $pids " == *" $(main_pid $unit) "* ]]; then fail "$unit not restarted"; fi
     done
     cmp "$CONFIG" /root/before-upgrade.toml || fail "configuration changed"
     sleep 2
@@ -636,8 +647,9 @@ after_reboot() {
     say "figure: boot to the first state event: $first s (kernel start to state.json); ambience active at $active_at s"
     state_is invert || fail "override not held: $(state)"
     [ -s /var/lib/ambience/record.csv ] || fail "no record.csv"
+    # shellcheck disable=SC2016 # expanded by sh, at each try
     wait_for sh -c '[ "$(systemctl is-system-running)" != starting ]'
-    systemctl --failed --no-legend | grep . && fail "failed units"
+    if systemctl --failed --no-legend | grep .; then fail "failed units"; fi
     systemctl is-system-running
 }
 
@@ -645,10 +657,9 @@ after_reboot() {
 remove() {
     DEBIAN_FRONTEND=noninteractive apt-get remove -y ambience || fail "apt remove"
     for unit in ambience ambience-serve ambience-mqtt; do
-        active $unit && fail "$unit still active"
+        if active $unit; then fail "$unit still active"; fi
     done
-    pgrep -l -f '/usr/bin/ambience' && fail "processes left"
-    true
+    if pgrep -l -f '/usr/bin/ambience'; then fail "processes left"; fi
 }
 
 purge() {
@@ -708,7 +719,10 @@ sd_bench() {
 
 passed=0
 failed=0
-[ -f "$R/counts" ] && . "$R/counts"
+if [ -f "$R/counts" ]; then
+    # shellcheck source=/dev/null # written by check below, on the rig's disk
+    . "$R/counts"
+fi
 check() {  # check NAME TIMEOUT FUNCTION
     local name=$1 limit=$2 function=$3 t0 status
     t0=$(now)
@@ -722,7 +736,11 @@ check() {  # check NAME TIMEOUT FUNCTION
         say "ok $name (${took}s)"
     else
         failed=$((failed + 1))
-        [ "$status" = 124 ] && say "FAIL $name: timed out after ${limit}s" || say "FAIL $name (exit $status, ${took}s)"
+        if [ "$status" = 124 ]; then
+            say "FAIL $name: timed out after ${limit}s"
+        else
+            say "FAIL $name (exit $status, ${took}s)"
+        fi
         tail -n 15 "$R/out/$name" | sed 's/^/rig:     /'
     fi
     printf 'passed=%d\nfailed=%d\n' "$passed" "$failed" >"$R/counts"
@@ -738,7 +756,9 @@ mkdir -p "$R/out"
 exec 2>&1
 if [ ! -f "$R/boot1" ]; then
     touch "$R/boot1"
+    # shellcheck source=/dev/null # the guest's own
     say "boot 1: $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r), up $(now) s"
+    # shellcheck disable=SC2016 # expanded by sh, at each try
     wait_for sh -c '[ "$(systemctl is-system-running)" != starting ]'
     say "system up at $(now) s: $(systemctl is-system-running)"
     if ! { check install 300 install_package && check configure 120 configure && check start 120 start; }; then

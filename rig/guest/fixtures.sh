@@ -219,6 +219,7 @@ opt3001_log() { test_adapter_knob opt3001_log; }
 opt3001_clear_log() { test_adapter_knob opt3001_log clear; }
 
 # ---- The test adapter's DDC/CI monitor (0x37, EDID at 0x50) and the backlight device ----
+# shellcheck disable=SC2034 # for the scenarios (Tests/rig/scenarios), which source this file's user
 TEST_BACKLIGHT=/sys/class/backlight/ambience-test
 # Unplugged, 0x37 and 0x50 both NACK (an HDMI cable pulled); replugged, it keeps its brightness.
 ddc_unplug() { test_adapter_knob ddc_present 0; }

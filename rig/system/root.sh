@@ -61,6 +61,7 @@ cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 # package's scripts must start and restart units for real).
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod +x "$root/usr/sbin/policy-rc.d"
+# shellcheck disable=SC2016 # a script for the new namespace's bash, with its own arguments
 unshare --mount --propagation private /bin/bash -euc '
     root=$1
     shift

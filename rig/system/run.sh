@@ -37,6 +37,7 @@ echo "rig: disks made in $(elapsed) s" >&2
 set +e
 if [ "$arch" = arm64 ]; then
     # QEMU's arm64 board; pauth-impdef: the same pointer authentication, far cheaper to emulate.
+    # shellcheck disable=SC2054 # -cpu takes one word, its options after commas
     machine=(qemu-system-aarch64 -M virt -accel tcg -cpu max,pauth-impdef=on)
     console=ttyAMA0
 else

@@ -45,7 +45,7 @@ amd64_kernel_and_modules() {
     kdir=$out/$kver
     mkdir -p "$kdir"
     modules=("$kdir/gpio-sim.ko" "$kdir/ambience-test-i2c.ko")
-    local m stale= build version
+    local m stale='' build version
     for m in "${modules[@]}"; do
         [ -f "$m" ] && [ ! "$adapter/ambience-test-i2c.c" -nt "$m" ] || stale=1
     done
@@ -66,6 +66,7 @@ amd64_kernel_and_modules() {
     grep -q 'generic_handle_irq(' "$build/gpio-sim/irq_sim.c" || { log "irq_sim.c workaround no longer applies"; exit 1; }
     printf 'obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' >"$build/gpio-sim/Kbuild"
     cp "$adapter"/* "$build/ambience-test-i2c/"
+    # shellcheck disable=SC2016 # a script for the root's sh, its $1 its own
     AMBIENCE_ROOT_NO_SRC=1 AMBIENCE_BIND="$build:/mnt/rig-build" "$repo/scripts/in-root.sh" trixie amd64 \
         /bin/sh -c 'for m in gpio-sim ambience-test-i2c; do
             make -s -C "/usr/src/linux-headers-$1" M="/mnt/rig-build/$m" modules || exit 1
@@ -93,8 +94,10 @@ case $arch in
     arm64) arm64_kernel_and_modules; console=ttyAMA0 ;;
     *) log "ARCH must be amd64 or arm64, not $arch"; exit 1 ;;
 esac
-[ -r "$root/boot/vmlinuz-$kver" ] && [ -r "$root/boot/initrd.img-$kver" ] ||
-    { log "no kernel $kver with its initrd in $root"; exit 1; }
+if [ ! -r "$root/boot/vmlinuz-$kver" ] || [ ! -r "$root/boot/initrd.img-$kver" ]; then
+    log "no kernel $kver with its initrd in $root"
+    exit 1
+fi
 
 # ---- into the guest's root (cheap; done on every run so the root follows the repository) ----
 install_file() {  # install_file MODE SOURCE DEST (in the root), only when it differs
@@ -122,8 +125,9 @@ mkdir -p "$root/mnt/rig"
 echo kiosk >"$root/etc/hostname"
 # As an installed system has it (debootstrap writes none): the broker is at localhost.
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tkiosk\n' >"$root/etc/hosts"
-[ -s "$root/etc/machine-id" ] && [ "$(cat "$root/etc/machine-id")" != uninitialized ] ||
+if [ ! -s "$root/etc/machine-id" ] || [ "$(cat "$root/etc/machine-id")" = uninitialized ]; then
     od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$root/etc/machine-id"
+fi
 # Raspberry Pi OS's groups and first user: i2c and gpio exist before the package comes (its
 # sysusers.d then finds them), and pi is in them and in sudo, without a password. And a user
 # outside every group the package makes.

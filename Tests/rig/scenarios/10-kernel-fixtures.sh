@@ -5,7 +5,8 @@
 # -- I2C buses --
 
 i2c_dev_shows_both_buses() {
-    [ -c "/dev/i2c-$TSL2561_BUS" ] && [ -c "/dev/i2c-$BH1750_BUS" ]
+    [ -c "/dev/i2c-$TSL2561_BUS" ] || fail "no /dev/i2c-$TSL2561_BUS"
+    [ -c "/dev/i2c-$BH1750_BUS" ] || fail "no /dev/i2c-$BH1750_BUS"
     i2cdetect -l >"$RIG_WORK/buses"
     grep -q "^i2c-$TSL2561_BUS.*SMBus stub driver" "$RIG_WORK/buses"
     grep -q "^i2c-$BH1750_BUS.*ambience-test-i2c" "$RIG_WORK/buses"
@@ -139,7 +140,7 @@ bh1750_unplug_nacks_and_replug_resets() {
     bh1750_unplug
     expect_exit 1 i2ctransfer -y "$BH1750_BUS" r2@0x23
     grep -q 'No such device or address' "$RIG_WORK/err"
-    ! i2cget -y "$BH1750_BUS" 0x23
+    if i2cget -y "$BH1750_BUS" 0x23; then fail "i2cget read an unplugged BH1750"; fi
     expect_equal "10 29 37 39 44 50" "$(i2cdetect -y "$BH1750_BUS" | acknowledged_addresses)" "addresses found"
     bh1750_replug
     bh1750_clear_log

@@ -12,7 +12,7 @@ probe_lux_at() {  # probe_lux_at ADDRESS NAME
 }
 
 probe_reads_the_new_chips_at() {  # probe_reads_the_new_chips_at LUX
-    local lux=$1 address name read report= wrong=
+    local lux=$1 address name read report='' wrong=''
     ambience_is_built
     veml7700_set_lux "$lux"
     tsl2591_set_lux "$lux"
@@ -43,6 +43,7 @@ tsl2591_sequence() {
 # 0.88 s), and a rise into a higher range leaves up to 3.5 s without one (OPT3001_DELAY):
 # fault_after 1 s would call that a fault.
 opt3001_sequence() {
+    # shellcheck disable=SC2034 # read by daemon_config (Tests/rig/daemon.sh)
     DAEMON_FAULT_AFTER=4
     light_sequence opt3001 opt3001 "$BH1750_BUS" 0x44 "" "$OPT3001_DELAY" opt3001_light 5 300 20000
 }

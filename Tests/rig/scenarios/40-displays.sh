@@ -11,7 +11,7 @@ the_backlight_class_device_takes_writes() {
     expect_equal 200 "$(cat "$TEST_BACKLIGHT/actual_brightness")" "actual_brightness"
     expect_equal 200 "$(test_backlight_applied)" "what the driver applied"
     # Beyond the maximum the backlight class refuses the write.
-    ! echo 256 >"$TEST_BACKLIGHT/brightness" 2>/dev/null
+    if echo 256 >"$TEST_BACKLIGHT/brightness" 2>/dev/null; then fail "the backlight took 256 of 255"; fi
     expect_equal 200 "$(test_backlight_applied)" "after a refused write"
 }
 
@@ -35,14 +35,18 @@ the_udev_rule_gives_video_the_brightness() {
     expect_equal "$video_gid" "$(stat -Lc %g "$TEST_BACKLIGHT/brightness")" "the attribute's group"
     as_user "$video_gid" -- sh -c "echo 30 >$TEST_BACKLIGHT/brightness"
     expect_equal 30 "$(test_backlight_applied)" "written by a member of video"
-    ! as_user -- sh -c "echo 31 >$TEST_BACKLIGHT/brightness" 2>/dev/null
+    if as_user -- sh -c "echo 31 >$TEST_BACKLIGHT/brightness" 2>/dev/null; then
+        fail "a user outside video wrote the brightness"
+    fi
     expect_equal 30 "$(test_backlight_applied)" "after a write by a non-member"
 }
 
 ddcutil_detects_the_monitor_by_its_edid() {
     expect_exit 0 ddcutil detect
-    grep -q "/dev/i2c-$BH1750_BUS" "$RIG_WORK/out" && grep -q "Ambience DDC" "$RIG_WORK/out" ||
-        { cat "$RIG_WORK/out" "$RIG_WORK/err"; return 1; }
+    if ! grep -q "/dev/i2c-$BH1750_BUS" "$RIG_WORK/out" || ! grep -q "Ambience DDC" "$RIG_WORK/out"; then
+        cat "$RIG_WORK/out" "$RIG_WORK/err"
+        fail "ddcutil detect did not find 'Ambience DDC' on /dev/i2c-$BH1750_BUS"
+    fi
 }
 
 ddcutil_reads_what_it_wrote() {
@@ -81,8 +85,11 @@ an_unplugged_monitor_is_gone_and_comes_back() {
     test_adapter_knob ddc_brightness 55
     ddc_unplug
     expect_exit 0 "$AMBIENCE" probe --bus "$BH1750_BUS"
-    ! grep -q "^ddc:" "$RIG_WORK/out" || { cat "$RIG_WORK/out"; return 1; }
-    ! ddcutil --bus "$BH1750_BUS" getvcp 10 >"$RIG_WORK/out" 2>&1 || { cat "$RIG_WORK/out"; return 1; }
+    if grep -q "^ddc:" "$RIG_WORK/out"; then cat "$RIG_WORK/out"; fail "probe lists the unplugged monitor"; fi
+    if ddcutil --bus "$BH1750_BUS" getvcp 10 >"$RIG_WORK/out" 2>&1; then
+        cat "$RIG_WORK/out"
+        fail "ddcutil read the unplugged monitor"
+    fi
     ddc_replug
     expect_exit 0 "$AMBIENCE" probe --bus "$BH1750_BUS"
     grep -q "^ddc:$BH1750_BUS (0x37): monitor 'Ambience DDC'.*brightness 55 of 100" "$RIG_WORK/out" ||

@@ -71,11 +71,17 @@ follows_light_and_overrides() {  # follows_light_and_overrides DIR SHOWS
     "$shows" "$BACKLIGHT_HELD" || { echo "the override did not hold"; daemon_describe "$dir"; return 1; }
     expect_exit 0 "$AMBIENCE" brightness auto --control "$dir/control"
     display_reaches "$dir" "$shows" "$BACKLIGHT_DIM" "auto, dark"
-    log_has "$dir" '^<5>backlight: brightness held at 40 %' && log_has "$dir" '^<5>backlight: brightness follows the light' ||
-        { echo "the overrides are not in the log"; daemon_describe "$dir"; return 1; }
+    if ! log_has "$dir" '^<5>backlight: brightness held at 40 %' ||
+        ! log_has "$dir" '^<5>backlight: brightness follows the light'; then
+        daemon_describe "$dir"
+        fail "the overrides are not in the log"
+    fi
     # The pipe's lines carry the percent the display shows at the end of each fade.
-    grep -q "\"brightness\":$BACKLIGHT_BRIGHT" "$dir/pipe.out" && grep -q "\"brightness\":$BACKLIGHT_HELD" "$dir/pipe.out" ||
-        { echo "the pipe's lines lack the brightness"; daemon_describe "$dir"; return 1; }
+    if ! grep -q "\"brightness\":$BACKLIGHT_BRIGHT" "$dir/pipe.out" ||
+        ! grep -q "\"brightness\":$BACKLIGHT_HELD" "$dir/pipe.out"; then
+        daemon_describe "$dir"
+        fail "the pipe's lines lack the brightness"
+    fi
 }
 
 daemon_drives_the_backlight_class_device() {
@@ -91,7 +97,7 @@ daemon_drives_the_backlight_class_device() {
     daemon_start "$dir" as_user "$I2C_GID,$GPIO_GID,$video_gid" --
     expect_equal "$NOBODY_UID" "$(stat -c %u "/proc/$(daemon_pid "$dir")")" "the daemon's user"
     follows_light_and_overrides "$dir" sysfs_percent_is
-    ! log_has "$dir" 'backlight ambience-test: ' || { echo "a backlight fault:"; daemon_describe "$dir"; return 1; }
+    if log_has "$dir" 'backlight ambience-test: '; then daemon_describe "$dir"; fail "a backlight fault"; fi
     daemon_stop "$dir"
 }
 

@@ -56,8 +56,9 @@ kernel_driver_read_through_iio() {
     expect_exit 0 "$AMBIENCE" probe --bus "$BH1750_BUS"
     own_lux=$(sed -n "s|^/dev/i2c-$BH1750_BUS 0x23: BH1750 .*: \([0-9.]*\) lux.*|\1|p" "$RIG_WORK/out")
     echo "# 300 lx: $iio_lux lx through the kernel's driver, $own_lux lx through the project's"
-    within_percent 3 "$iio_lux" 300 && within_percent 3 "$own_lux" "$iio_lux" ||
-        { echo "the readings disagree: IIO $iio_lux, own driver $own_lux"; return 1; }
+    if ! within_percent 3 "$iio_lux" 300 || ! within_percent 3 "$own_lux" "$iio_lux"; then
+        fail "the readings disagree: IIO $iio_lux, own driver $own_lux"
+    fi
 }
 
 check "the kernel's bh1750 driver through IIO: probe lists it, the daemon reads it, unbind is a fault, bind recovers" \
