@@ -41,7 +41,9 @@ public enum CompactRecord {
             self.interval = interval
         }
 
-        public var line: String { "!" + EventLine.number(timeConstant) + "," + EventLine.number(interval) + "\n" }
+        public var line: String {
+            "!" + EventLine.number(timeConstant) + "," + EventLine.number(interval) + "\n"
+        }
     }
 
     /// The rows as they are written: one `line(_:)` per row; `finish()` ends a pending run.
@@ -94,7 +96,9 @@ public enum CompactRecord {
                 predictor = Predictor(parameters: try Self.parameters(line.dropFirst()))
                 return nil
             }
-            guard predictor != nil else { throw LineError(message: "a row before the parameters line (!TAU,INTERVAL)") }
+            guard predictor != nil else {
+                throw LineError(message: "a row before the parameters line (!TAU,INTERVAL)")
+            }
             if line.first == UInt8(ascii: "*") {
                 guard let count = Int(String(decoding: line.dropFirst(), as: UTF8.self)), count > 0 else {
                     throw LineError(message: "a run is * and a count of rows")
@@ -151,7 +155,9 @@ struct Predictor: Sendable {
     /// `time` as whole ticks, when it is exactly that many.
     static func ticks(of time: Double) -> Int64? {
         let count = (time * CompactRecord.ticksPerSecond).rounded()
-        guard abs(count) < 9e15, Double(Int64(count)) / CompactRecord.ticksPerSecond == time else { return nil }
+        guard abs(count) < 9e15, Double(Int64(count)) / CompactRecord.ticksPerSecond == time else {
+            return nil
+        }
         return Int64(count)
     }
 
@@ -234,7 +240,8 @@ struct Predictor: Sendable {
         let digits = rest.prefix { Base62.value($0) != nil }
         if !digits.isEmpty {
             guard let rank = Base62.number(digits), let value = table.value(at: rank) else {
-                throw CompactRecord.LineError(message: "lux back-reference '\(Self.text(digits))' beyond the table")
+                throw CompactRecord.LineError(
+                    message: "lux back-reference '\(Self.text(digits))' beyond the table")
             }
             rowLux = value
             luxGiven = true
@@ -260,7 +267,9 @@ struct Predictor: Sendable {
                 rowLux = nil
                 luxGiven = true
             case UInt8(ascii: "@"):
-                guard let offset = Int64(Self.text(value)), let next = predictedTicks else { throw bad("time", tag, value) }
+                guard let offset = Int64(Self.text(value)), let next = predictedTicks else {
+                    throw bad("time", tag, value)
+                }
                 rowTime = Double(next + offset) / CompactRecord.ticksPerSecond
             case UInt8(ascii: "^"):
                 guard let count = Int64(Self.text(value)), abs(count) < 9_000_000_000_000_000 else {
@@ -276,7 +285,8 @@ struct Predictor: Sendable {
             case UInt8(ascii: "%"):
                 row.state = try state(value, tag)
             case UInt8(ascii: ";"):
-                guard value.count == 1, value.first == UInt8(ascii: "0") || value.first == UInt8(ascii: "1") else {
+                guard value.count == 1, value.first == UInt8(ascii: "0") || value.first == UInt8(ascii: "1")
+                else {
                     throw bad("fault", tag, value)
                 }
                 row.isFaulted = value.first == UInt8(ascii: "1")
@@ -295,9 +305,12 @@ struct Predictor: Sendable {
                 throw CompactRecord.LineError(message: "unknown token '\(Self.text([tag] + value))'")
             }
         }
-        guard let rowTime else { throw CompactRecord.LineError(message: "the first row after the parameters has no time") }
+        guard let rowTime else {
+            throw CompactRecord.LineError(message: "the first row after the parameters has no time")
+        }
         if let time, !(rowTime >= time) {
-            throw CompactRecord.LineError(message: "time goes backwards (previous row: \(EventLine.number(time)) s)")
+            throw CompactRecord.LineError(
+                message: "time goes backwards (previous row: \(EventLine.number(time)) s)")
         }
         // The same moves in the table as the writer's: every valid lux is used.
         if let value = rowLux { _ = table.use(value) }
@@ -321,7 +334,9 @@ struct Predictor: Sendable {
 
     private static let tags: [UInt8] = Array("=?@^'~%;:/".utf8)
 
-    private func state(_ value: ArraySlice<UInt8>, _ tag: UInt8) throws(CompactRecord.LineError) -> AmbienceState? {
+    private func state(_ value: ArraySlice<UInt8>, _ tag: UInt8) throws(CompactRecord.LineError)
+        -> AmbienceState?
+    {
         switch value.first {
         case UInt8(ascii: "i") where value.count == 1: return .invert
         case UInt8(ascii: "r") where value.count == 1: return .regular

@@ -336,7 +336,8 @@ public final class Daemon {
             try recordStore.append(
                 from: record, after: persistedRows,
                 parameters: CompactRecord.Parameters(
-                    timeConstant: configuration.engine.timeConstant, interval: configuration.engine.sampleInterval))
+                    timeConstant: configuration.engine.timeConstant,
+                    interval: configuration.engine.sampleInterval))
             recordTrouble.succeeded("record persisted again in \(recordStore.path)")
         } catch {
             recordTrouble.failed("record not persisted: \(error)")
@@ -541,7 +542,8 @@ public final class Daemon {
                 return
             }
         }
-        let recordMoves = next.record != configuration.record || next.stateDirectory != configuration.stateDirectory
+        let recordMoves =
+            next.record != configuration.record || next.stateDirectory != configuration.stateDirectory
         // The rows so far go out with the parameters they were made with.
         if recordMoves || next.engine.timeConstant != configuration.engine.timeConstant
             || next.engine.sampleInterval != configuration.engine.sampleInterval

@@ -26,7 +26,8 @@ struct CompactRecordTests {
         let columns = row.recorded
         return LightRecord.Row(
             time: row.time, lux: row.lux, filtered: columns?.filtered, state: columns?.state,
-            isFaulted: columns?.isFaulted ?? false, override: columns?.override, brightness: columns?.brightness)
+            isFaulted: columns?.isFaulted ?? false, override: columns?.override,
+            brightness: columns?.brightness)
     }
 
     /// Rows as the daemon keeps them: the filtered value the engine's filter gives, as a Float.
@@ -136,7 +137,8 @@ struct CompactRecordTests {
 
     @Test func aTimeOffTheMillisecondGridIsWrittenInFull() throws {
         let rows = [
-            LightRecord.Row(time: 604.2, lux: 2, filtered: 2, state: .invert, isFaulted: false, override: nil),
+            LightRecord.Row(
+                time: 604.2, lux: 2, filtered: 2, state: .invert, isFaulted: false, override: nil),
             LightRecord.Row(
                 time: 604.3000000000001, lux: 2, filtered: 2, state: .invert, isFaulted: false, override: nil),
         ]

@@ -195,7 +195,8 @@ struct PersistentRecordTests {
             file.close()
             var configuration = daemonConfiguration(interval: 0.1)
             configuration.backlight = BacklightSettings()
-            try Self.daemon(clock, store: RecordStore(directory: scratch.path, maximumBytes: 50_000_000),
+            try Self.daemon(
+                clock, store: RecordStore(directory: scratch.path, maximumBytes: 50_000_000),
                 configuration: configuration
             ).run(until: clock.now + 10)
             #expect(try Self.lines(store.previousPath) == csv.split(separator: "\n").map(String.init))
@@ -271,7 +272,8 @@ struct PersistentRecordTests {
                 from: record, after: 0, parameters: CompactRecord.Parameters(timeConstant: 2, interval: 1))
             let rows = try Self.rows(store.path)
             #expect(rows.count == 10 + 5, "\(torn)")
-            #expect(rows.prefix(10).allSatisfy { $0.lux == 300 } && rows.suffix(5).allSatisfy { $0.lux == 20 })
+            #expect(
+                rows.prefix(10).allSatisfy { $0.lux == 300 } && rows.suffix(5).allSatisfy { $0.lux == 20 })
             #expect(try Self.lines(store.path).dropFirst(4).first == "!2,1")
         }
     }
@@ -285,7 +287,8 @@ struct PersistentRecordTests {
         var record = LightRecord(capacity: 10)
         record.append(
             LightRecord.Row(time: 5, lux: 20, filtered: 20, state: .invert, isFaulted: false, override: nil))
-        try store.append(from: record, after: 0, parameters: CompactRecord.Parameters(timeConstant: 2, interval: 1))
+        try store.append(
+            from: record, after: 0, parameters: CompactRecord.Parameters(timeConstant: 2, interval: 1))
         #expect(try Self.rows(store.path).count == 1)
     }
 
