@@ -12,8 +12,9 @@ mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 passed=0 failed=0
-# A day at 10 Hz takes a while to plot in a debug build on a loaded machine: no timing is asserted.
-CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-180}
+# A day at 10 Hz takes a while to simulate and plot in a debug build on a loaded machine: no
+# timing is asserted.
+CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-400}
 # shellcheck source=Tests/cli/harness.sh
 source "$HERE/../cli/harness.sh"
 
