@@ -30,4 +30,10 @@ public struct EMAFilter: Equatable, Sendable {
         value = next
         return next
     }
+
+    /// Takes `value` as the filter's after the last sample: a reader that knows the value better
+    /// than it can compute it (the compact record, after a value it could not predict).
+    public mutating func replaceValue(with value: Double?) {
+        self.value = value
+    }
 }

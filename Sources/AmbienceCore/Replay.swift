@@ -27,7 +27,13 @@ public struct Replay {
 
     /// The same, straight from the bytes of a line (without its newline): no String per line.
     public mutating func consume(_ line: ArraySlice<UInt8>) throws(RowError) -> [String] {
-        guard let row = try reader.row(line) else { return [] }
+        guard let first = try reader.row(line) else { return [] }
+        var lines = feed(first)
+        while let row = try reader.nextRow() { lines += feed(row) }
+        return lines
+    }
+
+    private mutating func feed(_ row: TraceReader.Row) -> [String] {
         let events = run.feed(row)
         if let engine = run.engine { summary?.add(row: row, events: events, engine: engine) }
         if events.isEmpty { return [] }

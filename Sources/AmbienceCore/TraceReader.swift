@@ -5,11 +5,15 @@
 /// the columns past the second are ignored, except that a record's header
 /// (`LightRecord.header`, or an older record's without `brightness`) makes its columns read back
 /// as `Row.recorded`.
-/// Shared by `replay` and `simulate`'s `csv:` profile, so both read the same files the same way.
+/// A file whose first line is `CompactRecord.header` is the persistent record's compact format
+/// instead, read back to the same rows (and `Row.recorded`) as the CSV of those rows.
+/// Shared by `replay`, `plot` and `simulate`'s `csv:` profile, so all read the same files the
+/// same way.
 public struct TraceReader: Sendable {
     public struct Row: Equatable, Sendable {
         public var time: Double
-        /// The seconds as written, for echoing them back.
+        /// The seconds as written, for echoing them back; empty in a compact record, whose times
+        /// are not written as text (`EventLine.number(time)` is their text).
         public var timeText: String
         /// nil for a failed read.
         public var lux: Double?
@@ -51,14 +55,36 @@ public struct TraceReader: Sendable {
     /// How many fields a row has: two, or as many as the header named.
     private var columns = 2
     private var isRecord = false
+    /// Set by a first line `CompactRecord.header`.
+    private var compact: CompactRecord.Decoder?
 
     public init() {}
 
-    /// The row on this line, or nil for a comment, a blank line or the header.
+    /// Every row on `line`, in order: none for a comment, a blank line or the header, and in a
+    /// compact record the many rows of a run.
+    public mutating func rows(_ line: ArraySlice<UInt8>, _ body: (Row) -> Void) throws(RowError) {
+        guard let first = try row(line) else { return }
+        body(first)
+        while let next = try nextRow() { body(next) }
+    }
+
+    /// The first row on this line, or nil for a comment, a blank line or the header; the line's
+    /// further rows (a compact record's run) come from `nextRow()`.
     public mutating func row(_ line: ArraySlice<UInt8>) throws(RowError) -> Row? {
         lineNumber += 1
         var line = line
         if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+        if lineNumber == 1, line.elementsEqual(CompactRecord.header.utf8) {
+            compact = CompactRecord.Decoder()
+            return nil
+        }
+        if compact != nil {
+            do throws(CompactRecord.LineError) {
+                return try compact?.row(line).map(Self.row(recorded:))
+            } catch {
+                throw self.error(error.message, in: line)
+            }
+        }
         let content = line.firstIndex(of: UInt8(ascii: "#")).map { line[..<$0] } ?? line
         guard let comma = content.firstIndex(of: UInt8(ascii: ",")) else {
             if Self.trimmed(content).isEmpty { return nil }
@@ -101,6 +127,23 @@ public struct TraceReader: Sendable {
         lastTime = time
         sawData = true
         return Row(time: time, timeText: secondsField, lux: lux, recorded: recorded)
+    }
+
+    /// The next row of the line `row(_:)` read last, nil when it had no more.
+    public mutating func nextRow() throws(RowError) -> Row? {
+        do throws(CompactRecord.LineError) {
+            return try compact?.nextInRun().map(Self.row(recorded:))
+        } catch {
+            throw self.error(error.message, in: [][...])
+        }
+    }
+
+    private static func row(recorded row: LightRecord.Row) -> Row {
+        Row(
+            time: row.time, timeText: "", lux: row.lux,
+            recorded: Recorded(
+                filtered: row.filtered, state: row.state, isFaulted: row.isFaulted, override: row.override,
+                brightness: row.brightness))
     }
 
     private var expectedFields: String {

@@ -212,7 +212,9 @@ public final class Daemon {
     public func run(until end: Double? = nil) throws(DaemonError) {
         parts = try assemble(configuration, Set(DaemonPart.allCases))
         defer { shutDown() }
-        let start = clock.now
+        // On the millisecond grid the sample times are (`CompactRecord.sampleTime`), so that
+        // the schedule's slots are too.
+        let start = CompactRecord.sampleTime(clock.now)
         engine = Engine(configuration: configuration.engine, startTime: start)
         brightness = configuration.backlight.map { BrightnessEngine(configuration: $0.brightness) }
         recordStore = recordStores(configuration)
@@ -238,7 +240,7 @@ public final class Daemon {
                     // slot again.
                     if interval != configuration.engine.sampleInterval {  // reloaded: a new schedule from now
                         interval = configuration.engine.sampleInterval
-                        anchor = now
+                        anchor = CompactRecord.sampleTime(now)
                         slot = 0
                     }
                     let elapsedSlots = Int(((clock.now - anchor) / interval).rounded(.down))
@@ -303,7 +305,8 @@ public final class Daemon {
             quiet.retryAt = nil
             sensorTrouble.failed(quiet.description)
         }
-        let time = clock.now
+        // Whole milliseconds, the wake-up's jitter gone: the persistent record predicts them.
+        let time = CompactRecord.sampleTime(clock.now)
         let events = engine.ingest(Sample(time: time, lux: reading?.lux))
         // Before the events go out, so that they carry the brightness of the same sample.
         brightness?.ingest(lux: reading?.lux, state: engine.state, at: time)
@@ -330,7 +333,11 @@ public final class Daemon {
         guard let recordStore else { return }
         lastPersisted = time
         do {
-            try recordStore.append(from: record, after: persistedRows)
+            try recordStore.append(
+                from: record, after: persistedRows,
+                parameters: CompactRecord.Parameters(
+                    timeConstant: configuration.engine.timeConstant,
+                    interval: configuration.engine.sampleInterval))
             recordTrouble.succeeded("record persisted again in \(recordStore.path)")
         } catch {
             recordTrouble.failed("record not persisted: \(error)")
@@ -535,10 +542,15 @@ public final class Daemon {
                 return
             }
         }
-        if next.record != configuration.record || next.stateDirectory != configuration.stateDirectory {
+        let recordMoves =
+            next.record != configuration.record || next.stateDirectory != configuration.stateDirectory
+        // The rows so far go out with the parameters they were made with.
+        if recordMoves || next.engine.timeConstant != configuration.engine.timeConstant
+            || next.engine.sampleInterval != configuration.engine.sampleInterval
+        {
             persistRecord(at: clock.now)
-            recordStore = recordStores(next)
         }
+        if recordMoves { recordStore = recordStores(next) }
         configuration = next
         engine.reconfigure(next.engine)
         switch (brightness, next.backlight) {

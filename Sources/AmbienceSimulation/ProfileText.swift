@@ -69,7 +69,7 @@ extension LightProfile {
         var rows: [(time: Double, lux: Double)] = []
         do {
             while let line = try lines.nextLine() {
-                if let row = try reader.row(line) { rows.append((row.time, row.lux ?? .nan)) }
+                try reader.rows(line) { rows.append(($0.time, $0.lux ?? .nan)) }
             }
         } catch {
             throw .trace(path: path, reason: "\(error)")

@@ -68,6 +68,16 @@ extension FileDescriptor {
         _ = try retryOnInterrupt { fchown(rawValue, uid_t.max, group) }
     }
 
+    /// pread(2): up to `buffer.count` bytes from `offset`, the file position untouched.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
+        try retryOnInterrupt { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// ftruncate(2).
+    public func truncate(to size: Int64) throws(Errno) {
+        _ = try retryOnInterrupt { ftruncate(rawValue, off_t(size)) }
+    }
+
     /// fsync(2): the data (or a directory's entries) on the disk before it returns.
     public func sync() throws(Errno) {
         _ = try retryOnInterrupt { fsync(rawValue) }

@@ -56,7 +56,7 @@ private func runPlot(_ arguments: inout Arguments) throws -> ExitCode {
     var rows = TraceReader()
     do {
         while let line = try reader.nextLine() {
-            if let row = try rows.row(line) { plot.add(row) }
+            try rows.rows(line) { plot.add($0) }
         }
     } catch {
         throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)

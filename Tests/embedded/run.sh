@@ -1,8 +1,8 @@
 #!/bin/bash
 # The pure core (AmbienceCore and JSON) built in Embedded Swift, and `ambience replay` made of it
 # (Tests/embedded/main.swift) checked against the portable build byte for byte: events and
-# summaries of the example day and of seeded traces at 10 Hz around every threshold, with failed
-# reads and overrides. Prints the embedded program's size and peak RSS.
+# summaries of the example day, of seeded traces at 10 Hz around every threshold, with failed
+# reads and overrides, and of a persistent record in its compact format. Prints the embedded program's size and peak RSS.
 # Usage: Tests/embedded/run.sh PATH-TO-AMBIENCE
 set -uo pipefail
 BIN=$(realpath "${1:-.build/debug/ambience}")
@@ -95,6 +95,12 @@ for seed in 1 2 3; do
     compare trace-$seed "$OUT/trace-$seed.csv"
     compare trace-$seed-summary "$OUT/trace-$seed.csv" --summary
 done
+# The persistent record's compact format, as a simulated daemon wrote it (eight hours of the day
+# profile at 10 Hz: dawn's switch and its lux, the table's references, runs).
+rm -rf "$OUT/simulated"
+"$BIN" simulate --profile day --speed 1e9 --end 8h --runtime-dir "$OUT/simulated" >/dev/null 2>&1
+compare compact-record "$OUT/simulated/lib/record.csv"
+compare compact-record-summary "$OUT/simulated/lib/record.csv" --summary
 strip -o "$OUT/replay.stripped" "$OUT/replay"
 rss=$( { /usr/bin/time -f '%M' "$OUT/replay" <"$OUT/trace-1.csv" >/dev/null; } 2>&1 | tail -n 1)
 echo "     embedded replay: $(stat -c %s "$OUT/replay.stripped") bytes stripped, peak RSS ${rss} kB"

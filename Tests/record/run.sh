@@ -1,7 +1,7 @@
 #!/bin/bash
 # The record of the light, `plot` and `replay --summary` through the built binary: a record fetched
-# from a running simulation replays to the events the daemon logged; the persistent record's
-# bytes per simulated hour; the SVG is well-formed XML with an element per event, and headless
+# from a running simulation replays to the events the daemon logged; a simulated day's persistent
+# record is at most 2 MB and replays to the daemon's event lines byte for byte; the SVG is well-formed XML with an element per event, and headless
 # Chromium renders it. Usage: Tests/record/run.sh PATH-TO-AMBIENCE
 set -uo pipefail
 BIN=$(realpath "${1:-.build/debug/ambience}")
@@ -12,8 +12,9 @@ mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 passed=0 failed=0
-# A day at 10 Hz takes a while to plot in a debug build on a loaded machine: no timing is asserted.
-CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-180}
+# A day at 10 Hz takes a while to simulate and plot in a debug build on a loaded machine: no
+# timing is asserted.
+CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-400}
 # shellcheck source=Tests/cli/harness.sh
 source "$HERE/../cli/harness.sh"
 
@@ -172,20 +173,51 @@ record_without_a_daemon_says_so() {
     [ ! -e "$WORK/none.csv" ] || fail "record without a daemon left $WORK/none.csv"
 }
 
-persistent_record_bytes_per_simulated_hour() {
-    # A simulated hour of the day profile at 10 Hz, 720 times faster than real time.
-    "$BIN" simulate --profile day --speed 720 --end 1h --runtime-dir "$WORK/hour" >/dev/null 2>&1
-    python3 - "$WORK/hour/lib/record.csv" <<'PY'
+# A simulated day of the day profile at 10 Hz (as fast as the machine goes: the simulated clock
+# never waits), its event lines taken from the pipe from the first one on.
+simulate_a_day() {
+    mkdir -p "$WORK/day"
+    mkfifo "$WORK/day/state"
+    cat "$WORK/day/state" >"$WORK/day/events.jsonl" &
+    local reader=$!
+    "$BIN" simulate --profile day --speed 1e9 --end 24h --runtime-dir "$WORK/day" >/dev/null 2>"$WORK/day/err" \
+        || { cat "$WORK/day/err"; return 1; }
+    wait $reader
+}
+
+persistent_record_of_a_day_is_under_two_megabytes() {
+    [ -s "$WORK/day/events.jsonl" ] || simulate_a_day || return 1
+    python3 - "$WORK/day/lib/record.csv" <<'PY'
 import os, sys
 path = sys.argv[1]
 size = os.path.getsize(path)
-rows = sum(1 for _ in open(path)) - 1
-print(f"persistent record: {rows} rows, {size} bytes in a simulated hour at 10 Hz;"
-      f" {size * 24 / 1e6:.1f} MB a day")
-assert rows >= 35_900, rows          # every sample of the hour (the first comes after the chip's setup)
-assert size < 2_500_000, size        # about 50 bytes a row
+print(f"persistent record: {size} bytes in a simulated day at 10 Hz")
+assert open(path).readline() == "ambience-record 2\n"
+assert size <= 2_000_000, size
 PY
-    "$BIN" replay "$WORK/hour/lib/record.csv" >/dev/null
+}
+
+persistent_record_of_a_day_replays_to_the_daemons_events() {
+    [ -s "$WORK/day/events.jsonl" ] || simulate_a_day || return 1
+    "$BIN" replay "$WORK/day/lib/record.csv" >"$WORK/day/replayed.jsonl"
+    "$BIN" replay --summary "$WORK/day/lib/record.csv" | grep -q '^switches per day  *8.0 (8 in all)$'
+    # The pipe's times are the simulated day's wall clock from midnight, with milliseconds;
+    # the record's are seconds from the start, whole milliseconds. As seconds, every line is the
+    # replay's, byte for byte.
+    python3 - "$WORK/day/events.jsonl" "$WORK/day/replayed.jsonl" <<'PY'
+import datetime, re, sys
+daemon, replayed = open(sys.argv[1]).read().splitlines(), open(sys.argv[2]).read().splitlines()
+midnight = None
+def seconds(match):
+    global midnight
+    moment = datetime.datetime.fromisoformat(match[1].replace("Z", "+00:00"))
+    midnight = midnight or moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    value = round((moment - midnight).total_seconds() * 1000) / 1000
+    return '"time":' + (str(int(value)) if value == int(value) else repr(value))
+as_seconds = [re.sub(r'"time":"([^"]+)"', seconds, line) for line in daemon]
+assert len(daemon) >= 10, daemon
+assert as_seconds == replayed, "\n".join(f"{a}\n{b}\n" for a, b in zip(as_seconds, replayed) if a != b)
+PY
 }
 
 plot_of_a_day_at_ten_hertz() {
@@ -215,7 +247,8 @@ PY
 
 for test in plot_has_an_element_per_event compare_adds_a_second_band_with_its_events chromium_renders_the_plot \
     summary_prints_the_table record_rows_replay_to_the_daemons_events record_without_a_daemon_says_so \
-    persistent_record_bytes_per_simulated_hour plot_of_a_day_at_ten_hertz; do
+    persistent_record_of_a_day_is_under_two_megabytes persistent_record_of_a_day_replays_to_the_daemons_events \
+    plot_of_a_day_at_ten_hertz; do
     check "$test" "$test"
 done
 echo "record: $passed passed, $failed failed"
