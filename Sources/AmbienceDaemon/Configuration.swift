@@ -59,7 +59,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// `state_directory/record.csv` at most every `flushInterval` (and at shutdown).
     public struct RecordSettings: Equatable, Sendable {
         public static let defaultFlushInterval = 300.0
-        public static let defaultMaximumBytes: Int64 = 50_000_000
+        public static let defaultMaximumBytes: Int64 = 2_000_000
 
         public var persist: Bool
         public var flushInterval: Double

@@ -142,7 +142,7 @@ import Testing
                 [record]
                 persist = true
                 flush_interval = 300
-                max_bytes = 50000000
+                max_bytes = 2000000
 
                 # [backlight]: none, the display's brightness is left alone
 
