@@ -19,7 +19,7 @@ public let runCommand = Command(
           Runs until SIGTERM or SIGINT, then turns every indicator line off and releases it.
           SIGHUP reloads the configuration (default \(ConfigurationSource.defaultPath)); an invalid
           one is logged and the running one kept. Under systemd (Type=notify) it reports
-          READY=1 after the first state, WATCHDOG=1 from the sampling loop and STATUS= lines.
+          READY=1 after the first state, WATCHDOG=1 from its loop and STATUS= lines.
           Exit 0 after a clean shutdown; 1 when a device cannot be used; 78 on a bad configuration.
         """,
     run: runDaemon)

@@ -12,14 +12,32 @@ import Testing
     import Glibc
 #endif
 
-/// What systemd would have been told.
+/// What systemd would have been told, and when (on `clock`, when given).
 final class RecordingNotifier: ServiceNotifying {
     let watchdogInterval: Double?
+    private let clock: (any Clock)?
     private(set) var messages: [String] = []
+    private(set) var times: [Double] = []
 
-    init(watchdogInterval: Double? = nil) { self.watchdogInterval = watchdogInterval }
+    init(watchdogInterval: Double? = nil, clock: (any Clock)? = nil) {
+        self.watchdogInterval = watchdogInterval
+        self.clock = clock
+    }
 
-    func notify(_ message: String) { messages.append(message) }
+    /// The interval as the real notifier reads it from `environment`, for this process.
+    convenience init(environment: [String: String], clock: any Clock) {
+        self.init(
+            watchdogInterval: ServiceNotifier(environment: { environment[$0] }).watchdogInterval, clock: clock
+        )
+    }
+
+    func notify(_ message: String) {
+        messages.append(message)
+        times.append(clock?.now ?? .nan)
+    }
+
+    /// When each WATCHDOG=1 was sent.
+    var watchdogTimes: [Double] { zip(messages, times).filter { $0.0 == "WATCHDOG=1" }.map(\.1) }
 }
 
 /// Real parts in a scratch directory: an emulated BH1750 on a mock bus, fake GPIO chips, and the
@@ -294,6 +312,72 @@ final class PollingWaiter: LoopWaiting {
         // A quarter of the watchdog interval: every 1 s over 20 s of samples.
         let watchdogs = messages.filter { $0 == "WATCHDOG=1" }.count
         #expect((19...21).contains(watchdogs))
+    }
+
+    /// `[sensor] interval = 15` under the shipped unit's WatchdogSec=10: the loop feeds the
+    /// watchdog between samples, at most half its interval apart.
+    @Test func theWatchdogIsFedBetweenSamplesFurtherApartThanItsInterval() throws {
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
+        let notifier = RecordingNotifier(environment: ["WATCHDOG_USEC": "10000000"], clock: clock)
+        let daemon = Daemon(
+            configuration: daemonConfiguration(interval: 15, faultAfter: 45), clock: clock,
+            waiter: ScriptedWaiter(clock: clock, script: [(120, .signal(SIGTERM))]),
+            logger: Logger(prefixed: true, write: { _ in }), notifier: notifier, overrides: { _ in nil },
+            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+        try daemon.run()
+        #expect(sensor.readTimes == stride(from: 0.0, to: 120, by: 15).map { $0 }, "sampled as configured")
+        let pings = notifier.watchdogTimes
+        let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+        #expect(pings.first == 0)
+        #expect(gaps.allSatisfy { $0 <= 5 + 1e-9 }, "\(pings)")
+        #expect(120 - (pings.last ?? 0) <= 5 + 1e-9, "\(pings)")
+        // Not a ping per wake-up either: a quarter of the interval apart at least.
+        #expect(gaps.allSatisfy { $0 >= 2.5 - 1e-9 }, "\(pings)")
+    }
+
+    /// The pings come from the loop, not from a thread beside it: a loop stuck in a read that
+    /// takes 20 s sends nothing meanwhile, so systemd sees the hang.
+    @Test func aStuckLoopFeedsNoWatchdog() throws {
+        let clock = ManualClock(now: 0)
+        var stuck = false
+        let sensor = FakeSensor(clock: clock, conversion: 0) { time in
+            if time >= 30, !stuck {
+                stuck = true
+                clock.advance(by: 20)
+            }
+            return 300
+        }
+        let notifier = RecordingNotifier(environment: ["WATCHDOG_USEC": "10000000"], clock: clock)
+        let daemon = Daemon(
+            configuration: daemonConfiguration(interval: 15, faultAfter: 45), clock: clock,
+            waiter: ScriptedWaiter(clock: clock, script: [(80, .signal(SIGTERM))]),
+            logger: Logger(prefixed: true, write: { _ in }), notifier: notifier, overrides: { _ in nil },
+            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+        try daemon.run()
+        let pings = notifier.watchdogTimes
+        #expect(stuck)
+        #expect(!pings.contains { $0 > 30 && $0 < 50 }, "\(pings)")
+        #expect(pings.contains(50), "fed again as soon as the loop went on: \(pings)")
+    }
+
+    /// sd_watchdog_enabled(3): a WATCHDOG_PID that is not this process is another's watchdog.
+    @Test func anotherProcesssWatchdogIsNotFed() throws {
+        for (owner, fed) in [(getpid() + 1, false), (getpid(), true)] {
+            let clock = ManualClock(now: 0)
+            let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
+            let notifier = RecordingNotifier(
+                environment: ["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": String(owner)], clock: clock)
+            let daemon = Daemon(
+                configuration: daemonConfiguration(interval: 15, faultAfter: 45), clock: clock,
+                waiter: ScriptedWaiter(clock: clock, script: [(60, .signal(SIGTERM))]),
+                logger: Logger(prefixed: true, write: { _ in }), notifier: notifier, overrides: { _ in nil },
+                assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+            try daemon.run()
+            #expect(
+                notifier.watchdogTimes.isEmpty == !fed, "WATCHDOG_PID \(owner): \(notifier.watchdogTimes)")
+            #expect(notifier.messages.first?.hasPrefix("READY=1") == true)
+        }
     }
 
     @Test func aSensorAbsentAtStartIsReadyAtItsFirstFault() throws {

@@ -342,6 +342,41 @@ hang_watchdog() {
     wait_for state_is regular
 }
 
+# [sensor] interval = 15 under the unit's WatchdogSec=10: the loop feeds the watchdog on a deadline
+# of its own, whatever the sample interval (docs/daemon.md, "systemd notification"). Four minutes
+# of real time with the same MainPID and no restart; then a SIGSTOP with the long interval still
+# ends in a restart (hang_watchdog).
+LONG_INTERVAL_SECONDS=240
+watchdog_age() {  # seconds since the daemon's last WATCHDOG=1, as systemd saw it
+    awk -v up="$(now)" -v t="$(systemctl show -P WatchdogTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", up - t / 1e6 }'
+}
+long_interval_watchdog() {
+    local pid restarts t0 age oldest=0
+    cp "$CONFIG" /root/before-long-interval.toml
+    sed -i 's/^interval = .*/interval = 15/; s/^latency = .*/latency = 30/; s/^fault_after = .*/fault_after = 45/' "$CONFIG"
+    grep -n '^interval\|^latency\|^fault_after' "$CONFIG"
+    ambience check >/dev/null || fail "ambience check refuses interval = 15"
+    regular_room
+    systemctl restart ambience || fail "restart"
+    active ambience || fail "not active"
+    pid=$(main_pid) restarts=$(systemctl show -P NRestarts ambience) t0=$(now)
+    while awk -v a="$(now)" -v b="$t0" -v s="$LONG_INTERVAL_SECONDS" 'BEGIN { exit !(a - b < s) }'; do
+        [ "$(main_pid)" = "$pid" ] || fail "MainPID $pid is now $(main_pid), $(awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.0f", a - b }') s in"
+        age=$(watchdog_age)
+        awk -v a="$age" -v o="$oldest" 'BEGIN { exit !(a > o) }' && oldest=$age
+        sleep 5
+    done
+    echo "$LONG_INTERVAL_SECONDS s with interval = 15: MainPID $pid, NRestarts $(systemctl show -P NRestarts ambience), the last WATCHDOG=1 at most $oldest s old when looked at"
+    [ "$(systemctl show -P NRestarts ambience)" = "$restarts" ] || fail "NRestarts went from $restarts to $(systemctl show -P NRestarts ambience)"
+    active ambience || fail "not active"
+    # Half of WatchdogSec, with slack for the emulated guest's own delays.
+    awk -v o="$oldest" 'BEGIN { exit !(o <= 8) }' || fail "a WATCHDOG=1 $oldest s old (the loop's deadline is 5 s)"
+    hang_watchdog
+    cp /root/before-long-interval.toml "$CONFIG"
+    systemctl restart ambience || fail "restart with the configuration as it was"
+    regular_room
+}
+
 # Scenario 6.
 serve_answers() {
     regular_room
@@ -718,6 +753,7 @@ if [ ! -f "$R/boot1" ]; then
         check restart-companions-follow 90 restart_follows
         check crash-keeps-override 60 crash_keeps_override
         check hang-watchdog 90 hang_watchdog
+        check long-interval-watchdog 360 long_interval_watchdog
         check serve-answers 30 serve_answers
         check serve-refuses-remote 60 serve_refuses_remote
         check mqtt-publishes 30 mqtt_publishes
