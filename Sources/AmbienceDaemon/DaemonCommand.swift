@@ -32,10 +32,14 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     let configuration = try loadAtStart(load)
     let clock = SystemClock()
     let logger = Logger.standard
+    // A read-only state directory is one warning and state in RAM, never a failed unit.
+    let state = StateDirectory(log: { logger.log(.warning, $0) })
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
-        logger: logger, notifier: ServiceNotifier(), recordStores: { $0.makeRecordStore() },
+        logger: logger, notifier: ServiceNotifier(),
+        overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
+        recordStores: { $0.storing(in: state).makeRecordStore() },
         assemble: { configuration, parts throws(DaemonError) in
             try Assembly.real(configuration, parts: parts, clock: clock, logger: logger)
         },

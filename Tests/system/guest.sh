@@ -377,6 +377,42 @@ long_interval_watchdog() {
     regular_room
 }
 
+# A state directory that cannot be written (a read-only root, Raspberry Pi OS's overlay): the
+# daemon runs with its state in RAM, /run/ambience/lib (docs/daemon.md, "The state directory"),
+# says so once at warning, and an override still works. Undone at the end, however it ends.
+read_only_state() {
+    local cursor notices
+    # A read-only bind of the directory over itself: StateDirectory= finds it as it was (owner
+    # and mode), and the unit sees it read-only as the host does.
+    mount --bind /var/lib/ambience /var/lib/ambience || fail "bind /var/lib/ambience"
+    trap 'umount /var/lib/ambience; systemctl restart ambience' EXIT
+    mount -o remount,bind,ro /var/lib/ambience || fail "remount /var/lib/ambience read-only"
+    if touch /var/lib/ambience/.probe 2>/dev/null; then fail "/var/lib/ambience is still writable"; fi
+    regular_room
+    cursor=$(cursor_now)
+    systemctl restart ambience || fail "restart with /var/lib/ambience read-only"
+    active ambience || fail "not active"
+    ambience override contrast || fail "override contrast"
+    wait_for state_is contrast
+    [ "$(cat /run/ambience/lib/override 2>/dev/null)" = contrast ] || fail "no override in /run/ambience/lib: $(ls -l /run/ambience)"
+    # A reload and another override do not say it again.
+    systemctl reload ambience
+    wait_for sh -c "journalctl --no-pager -q -u ambience --after-cursor='$cursor' -o cat | grep -q 'configuration reloaded'"
+    ambience override auto || fail "override auto"
+    wait_for state_is regular
+    sleep 1
+    journal_since "$cursor" -u ambience -p warning..warning -o cat | tee /tmp/read-only.warnings
+    notices=$(grep -c 'in RAM' /tmp/read-only.warnings)
+    [ "$notices" = 1 ] || fail "$notices notices of the state in RAM at warning, not 1"
+    grep -q '^cannot write in /var/lib/ambience: Read-only file system: .*/run/ambience/lib.*reboot' /tmp/read-only.warnings ||
+        fail "the notice does not say where the state lives and that a reboot loses it"
+    if journal_since "$cursor" -u ambience -p err -o cat | grep .; then fail "errors logged"; fi
+    trap - EXIT
+    umount /var/lib/ambience || fail "umount"
+    systemctl restart ambience || fail "restart with /var/lib/ambience writable again"
+    active ambience || fail "not active after the undo"
+}
+
 # Scenario 6.
 serve_answers() {
     regular_room
@@ -754,6 +790,7 @@ if [ ! -f "$R/boot1" ]; then
         check crash-keeps-override 60 crash_keeps_override
         check hang-watchdog 90 hang_watchdog
         check long-interval-watchdog 360 long_interval_watchdog
+        check read-only-state 120 read_only_state
         check serve-answers 30 serve_answers
         check serve-refuses-remote 60 serve_refuses_remote
         check mqtt-publishes 30 mqtt_publishes
