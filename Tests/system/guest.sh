@@ -382,15 +382,17 @@ long_interval_watchdog() {
 # says so once at warning, and an override still works. Undone at the end, however it ends.
 read_only_state() {
     local cursor notices
+    regular_room
+    # Stopped first: the daemon that stops writes its record where it could.
+    systemctl stop ambience
     # A read-only bind of the directory over itself: StateDirectory= finds it as it was (owner
     # and mode), and the unit sees it read-only as the host does.
     mount --bind /var/lib/ambience /var/lib/ambience || fail "bind /var/lib/ambience"
-    trap 'umount /var/lib/ambience; systemctl restart ambience' EXIT
+    trap 'systemctl stop ambience; umount /var/lib/ambience; systemctl start ambience' EXIT
     mount -o remount,bind,ro /var/lib/ambience || fail "remount /var/lib/ambience read-only"
     if touch /var/lib/ambience/.probe 2>/dev/null; then fail "/var/lib/ambience is still writable"; fi
-    regular_room
     cursor=$(cursor_now)
-    systemctl restart ambience || fail "restart with /var/lib/ambience read-only"
+    systemctl start ambience || fail "start with /var/lib/ambience read-only: $(journal_since "$cursor" -o cat | tail -n 5)"
     active ambience || fail "not active"
     ambience override contrast || fail "override contrast"
     wait_for state_is contrast
@@ -408,9 +410,11 @@ read_only_state() {
         fail "the notice does not say where the state lives and that a reboot loses it"
     if journal_since "$cursor" -u ambience -p err -o cat | grep .; then fail "errors logged"; fi
     trap - EXIT
+    systemctl stop ambience
     umount /var/lib/ambience || fail "umount"
-    systemctl restart ambience || fail "restart with /var/lib/ambience writable again"
+    systemctl start ambience || fail "start with /var/lib/ambience writable again"
     active ambience || fail "not active after the undo"
+    regular_room
 }
 
 # Scenario 6.
