@@ -336,6 +336,7 @@ prefixes_only_on_the_journals_stream() {
     through_a_pipe "$WORK/other.out" env JOURNAL_STREAM=1:1 "$BIN" check --config "$WORK/piped.toml"
     if grep -q '^<[0-9]>' "$WORK/other.out"; then echo "prefixes for another stream:"; cat "$WORK/other.out"; return 1; fi
     # The pipe's dev:ino, read by the piped command itself from its own stderr.
+    # shellcheck disable=SC2016 # expanded by that sh, not this shell
     through_a_pipe "$WORK/journal.out" sh -c 'JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec "$0" check --config "$1"' \
         "$BIN" "$WORK/piped.toml"
     grep -q '^<3>.*piped.toml:3: sensor.bord' "$WORK/journal.out" || { echo "no <3> on the journal's stream:"; cat "$WORK/journal.out"; return 1; }

@@ -160,6 +160,7 @@ daemon_start() {  # daemon_start DIR [WRAPPER...]
     # priorities the checks read (docs/daemon.md, "Logging").
     (
         trap - ERR
+        # shellcheck disable=SC2094 # stat reads the log's inode; the daemon only writes it
         "$@" env JOURNAL_STREAM="$(stat -c %d:%i "$dir/log")" "$AMBIENCE" run --config "$dir/ambience.toml" 2>"$dir/log"
     ) &
     echo $! >"$dir/job"
