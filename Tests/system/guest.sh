@@ -353,6 +353,8 @@ watchdog_age() {  # seconds since the daemon's last WATCHDOG=1, as systemd saw i
 long_interval_watchdog() {
     local pid restarts t0 age oldest=0
     cp "$CONFIG" /root/before-long-interval.toml
+    # However the check ends, the checks after it get the configuration as it was.
+    trap 'cp /root/before-long-interval.toml "$CONFIG"; systemctl restart ambience' EXIT
     sed -i 's/^interval = .*/interval = 15/; s/^latency = .*/latency = 30/; s/^fault_after = .*/fault_after = 45/' "$CONFIG"
     grep -n '^interval\|^latency\|^fault_after' "$CONFIG"
     ambience check >/dev/null || fail "ambience check refuses interval = 15"
@@ -372,6 +374,7 @@ long_interval_watchdog() {
     # Half of WatchdogSec, with slack for the emulated guest's own delays.
     awk -v o="$oldest" 'BEGIN { exit !(o <= 8) }' || fail "a WATCHDOG=1 $oldest s old (the loop's deadline is 5 s)"
     hang_watchdog
+    trap - EXIT
     cp /root/before-long-interval.toml "$CONFIG"
     systemctl restart ambience || fail "restart with the configuration as it was"
     regular_room
