@@ -81,6 +81,15 @@ public struct DaemonConfiguration: Equatable, Sendable {
         record.persist ? RecordStore(directory: stateDirectory, maximumBytes: record.maximumBytes) : nil
     }
 
+    /// The same configuration with the state directory `state` chose: the configured one, or
+    /// the one in RAM beside the control pipe when the configured one cannot be written.
+    public func storing(in state: StateDirectory) -> DaemonConfiguration {
+        var stored = self
+        stored.stateDirectory = state.path(
+            configured: stateDirectory, fallback: StateDirectory.fallback(forControl: controlPipe))
+        return stored
+    }
+
     /// P, seconds between samples: kept once, in the engine configuration, which validates it
     /// together with D and L.
     public var sampleInterval: Double { engine.sampleInterval }

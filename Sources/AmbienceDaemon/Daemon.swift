@@ -168,6 +168,8 @@ public final class Daemon {
     private var lastFault: Event?
     private var sensorTrouble: FaultReport
     private var isReady = false
+    /// When WATCHDOG=1 was last sent; the loop sends it again on any wake-up a quarter of the
+    /// interval later, and wakes for it at half (sd_watchdog_enabled(3)), whatever the samples do.
     private var lastWatchdog = -Double.infinity
 
     public init(
@@ -260,6 +262,7 @@ public final class Daemon {
                 nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? interval : 0)
             }
             var deadline = measurementDue ?? nextSample
+            if let due = keepWatchdogHappy() { deadline = min(deadline, due) }
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
             if let due = engine.nextDeadline { deadline = min(deadline, due) }
             // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
@@ -325,7 +328,6 @@ public final class Daemon {
         {
             persistRecord(at: time)
         }
-        keepWatchdogHappy()
         return nil
     }
 
@@ -401,13 +403,18 @@ public final class Daemon {
         }
     }
 
-    private func keepWatchdogHappy() {
-        guard let interval = notifier.watchdogInterval else { return }
+    /// Sends WATCHDOG=1 from the loop itself, never from a thread of its own, so that a loop that
+    /// is stuck is a watchdog that starves. Rides on whatever woke the loop once a quarter of the
+    /// interval has passed (frequent samples cost no wake-up of its own); returns when the loop
+    /// must wake for it at the latest: half the interval after the last one, as systemd asks.
+    private func keepWatchdogHappy() -> Double? {
+        guard let interval = notifier.watchdogInterval else { return nil }
         let now = clock.now
         if now - lastWatchdog >= interval / 4 {
             lastWatchdog = now
             notifier.notify("WATCHDOG=1")
         }
+        return lastWatchdog + interval / 2
     }
 
     private func readControl() {

@@ -19,7 +19,7 @@ public let runCommand = Command(
           Runs until SIGTERM or SIGINT, then turns every indicator line off and releases it.
           SIGHUP reloads the configuration (default \(ConfigurationSource.defaultPath)); an invalid
           one is logged and the running one kept. Under systemd (Type=notify) it reports
-          READY=1 after the first state, WATCHDOG=1 from the sampling loop and STATUS= lines.
+          READY=1 after the first state, WATCHDOG=1 from its loop and STATUS= lines.
           Exit 0 after a clean shutdown; 1 when a device cannot be used; 78 on a bad configuration.
         """,
     run: runDaemon)
@@ -32,10 +32,14 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     let configuration = try loadAtStart(load)
     let clock = SystemClock()
     let logger = Logger.standard
+    // A read-only state directory is one warning and state in RAM, never a failed unit.
+    let state = StateDirectory(log: { logger.log(.warning, $0) })
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
-        logger: logger, notifier: ServiceNotifier(), recordStores: { $0.makeRecordStore() },
+        logger: logger, notifier: ServiceNotifier(),
+        overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
+        recordStores: { $0.storing(in: state).makeRecordStore() },
         assemble: { configuration, parts throws(DaemonError) in
             try Assembly.real(configuration, parts: parts, clock: clock, logger: logger)
         },

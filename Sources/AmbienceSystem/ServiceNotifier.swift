@@ -22,8 +22,12 @@ public final class ServiceNotifier: ServiceNotifying {
     /// The watchdog interval systemd asked for ($WATCHDOG_USEC), in seconds.
     public let watchdogInterval: Double?
 
-    public init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) {
-        watchdogInterval = environment("WATCHDOG_USEC").flatMap { Double($0) }.map { $0 / 1e6 }
+    /// `processID` is getpid() but in tests.
+    public init(
+        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } },
+        processID: pid_t = getpid()
+    ) {
+        watchdogInterval = Self.watchdogInterval(environment: environment, processID: processID)
         guard let path = environment("NOTIFY_SOCKET"), path.count > 1, path.utf8.count < 108,
             path.hasPrefix("/") || path.hasPrefix("@")
         else {
@@ -45,6 +49,16 @@ public final class ServiceNotifier: ServiceNotifying {
     }
 
     deinit { if socket >= 0 { close(socket) } }
+
+    /// As sd_watchdog_enabled(3) reads it: $WATCHDOG_USEC, a positive number of microseconds,
+    /// and $WATCHDOG_PID, when set, this process: a child that inherited the variables (a
+    /// program the daemon ran) is not the one systemd watches, and its pings would be refused.
+    static func watchdogInterval(environment: (String) -> String?, processID: pid_t) -> Double? {
+        guard let text = environment("WATCHDOG_USEC"), let microseconds = UInt64(text), microseconds > 0
+        else { return nil }
+        if let owner = environment("WATCHDOG_PID"), pid_t(owner) != processID { return nil }
+        return Double(microseconds) / 1e6
+    }
 
     public var isActive: Bool { socket >= 0 }
 

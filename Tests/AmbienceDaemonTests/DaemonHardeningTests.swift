@@ -12,14 +12,32 @@ import Testing
     import Glibc
 #endif
 
-/// What systemd would have been told.
+/// What systemd would have been told, and when (on `clock`, when given).
 final class RecordingNotifier: ServiceNotifying {
     let watchdogInterval: Double?
+    private let clock: (any Clock)?
     private(set) var messages: [String] = []
+    private(set) var times: [Double] = []
 
-    init(watchdogInterval: Double? = nil) { self.watchdogInterval = watchdogInterval }
+    init(watchdogInterval: Double? = nil, clock: (any Clock)? = nil) {
+        self.watchdogInterval = watchdogInterval
+        self.clock = clock
+    }
 
-    func notify(_ message: String) { messages.append(message) }
+    /// The interval as the real notifier reads it from `environment`, for this process.
+    convenience init(environment: [String: String], clock: any Clock) {
+        self.init(
+            watchdogInterval: ServiceNotifier(environment: { environment[$0] }).watchdogInterval, clock: clock
+        )
+    }
+
+    func notify(_ message: String) {
+        messages.append(message)
+        times.append(clock?.now ?? .nan)
+    }
+
+    /// When each WATCHDOG=1 was sent.
+    var watchdogTimes: [Double] { zip(messages, times).filter { $0.0 == "WATCHDOG=1" }.map(\.1) }
 }
 
 /// Real parts in a scratch directory: an emulated BH1750 on a mock bus, fake GPIO chips, and the
@@ -184,6 +202,51 @@ final class RealPartsRig {
     }
 }
 
+/// A state directory that cannot be written (a read-only root): the daemon runs, warns once
+/// where its state now lives, and keeps the override and the record there.
+@Suite struct ReadOnlyStateDirectoryTests {
+    @Test func theOverrideAndTheRecordGoToRAMWithOneWarning() throws {
+        let directory = TemporaryDirectory()
+        // A file where /var/lib/ambience should be: root cannot write past it either.
+        let configured = directory.file("lib")
+        try FileDescriptor.open(configured, O_WRONLY | O_CREAT).close()
+        var configuration = daemonConfiguration(interval: 1)
+        configuration.stateDirectory = configured
+        configuration.controlPipe = directory.file("run/control")
+        configuration.record = .init(flushInterval: 2)
+        let control = try ControlPipe(path: configuration.controlPipe, log: { _ in })
+        let writer = try FileDescriptor.open(configuration.controlPipe, O_WRONLY | O_NONBLOCK)
+        defer { writer.close() }
+        try writer.writeAll("override contrast\n")
+        let clock = ManualClock(now: 0)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
+        let log = LogRecorder()
+        let logger = Logger(prefixed: true, write: log.record)
+        let state = StateDirectory(log: { logger.log(.warning, $0) })
+        let daemon = Daemon(
+            configuration: configuration, clock: clock,
+            waiter: ScriptedWaiter(
+                clock: clock,
+                script: [
+                    (1.5, .readable(control.descriptor!)), (3.5, .signal(SIGHUP)), (8, .signal(SIGTERM)),
+                ]),
+            logger: logger, overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
+            recordStores: { $0.storing(in: state).makeRecordStore() },
+            assemble: { _, _ in DaemonParts(sensor: sensor, control: control) },
+            reload: { () throws(ConfigFileErrors) in configuration })
+        try daemon.run()
+        let fallback = directory.file("run/lib")
+        #expect(try FileSystem.firstLine(of: fallback + "/override") == "contrast")
+        #expect(try FileSystem.contents(of: fallback + "/record.csv").count > 0)
+        let warnings = log.lines.filter { $0.hasPrefix("<4>") }
+        #expect(warnings.count == 1, "\(log.lines)")
+        #expect(warnings.first?.contains("kept in \(fallback) instead, in RAM") == true, "\(warnings)")
+        #expect(
+            !log.lines.contains { $0.hasPrefix("<3>") }, "no error for the lost persistence: \(log.lines)")
+        #expect((try FileSystem.status(of: configured)).isDirectory == false, "the file was left alone")
+    }
+}
+
 @Suite struct DaemonWaitTests {
     @Test func anOverrideDuringAConversionActsAtOnce() throws {
         let directory = TemporaryDirectory()
@@ -294,6 +357,69 @@ final class PollingWaiter: LoopWaiting {
         // A quarter of the watchdog interval: every 1 s over 20 s of samples.
         let watchdogs = messages.filter { $0 == "WATCHDOG=1" }.count
         #expect((19...21).contains(watchdogs))
+    }
+
+    /// The daemon with `[sensor] interval = 15` and the watchdog variables of `environment`, on
+    /// `clock`, until SIGTERM at `end`.
+    private func runSampling15SecondsApart(
+        environment: [String: String], until end: Double, clock: ManualClock = ManualClock(now: 0),
+        light: @escaping (Double) -> Double? = { _ in 300 }
+    ) throws -> (sensor: FakeSensor, notifier: RecordingNotifier) {
+        let sensor = FakeSensor(clock: clock, conversion: 0, light: light)
+        let notifier = RecordingNotifier(environment: environment, clock: clock)
+        let daemon = Daemon(
+            configuration: daemonConfiguration(interval: 15, faultAfter: 45), clock: clock,
+            waiter: ScriptedWaiter(clock: clock, script: [(end, .signal(SIGTERM))]),
+            logger: Logger(prefixed: true, write: { _ in }), notifier: notifier, overrides: { _ in nil },
+            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+        try daemon.run()
+        return (sensor, notifier)
+    }
+
+    /// `[sensor] interval = 15` under the shipped unit's WatchdogSec=10: the loop feeds the
+    /// watchdog between samples, at most half its interval apart.
+    @Test func theWatchdogIsFedBetweenSamplesFurtherApartThanItsInterval() throws {
+        let (sensor, notifier) = try runSampling15SecondsApart(
+            environment: ["WATCHDOG_USEC": "10000000"], until: 120)
+        #expect(sensor.readTimes == stride(from: 0.0, to: 120, by: 15).map { $0 }, "sampled as configured")
+        let pings = notifier.watchdogTimes
+        let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+        #expect(pings.first == 0)
+        #expect(gaps.allSatisfy { $0 <= 5 + 1e-9 }, "\(pings)")
+        #expect(120 - (pings.last ?? 0) <= 5 + 1e-9, "\(pings)")
+        // Not a ping per wake-up either: a quarter of the interval apart at least.
+        #expect(gaps.allSatisfy { $0 >= 2.5 - 1e-9 }, "\(pings)")
+    }
+
+    /// The pings come from the loop, not from a thread beside it: a loop stuck in a read that
+    /// takes 20 s sends nothing meanwhile, so systemd sees the hang.
+    @Test func aStuckLoopFeedsNoWatchdog() throws {
+        let clock = ManualClock(now: 0)
+        var stuck = false
+        let (_, notifier) = try runSampling15SecondsApart(
+            environment: ["WATCHDOG_USEC": "10000000"], until: 80, clock: clock
+        ) { time in
+            if time >= 30, !stuck {
+                stuck = true
+                clock.advance(by: 20)
+            }
+            return 300
+        }
+        let pings = notifier.watchdogTimes
+        #expect(stuck)
+        #expect(!pings.contains { $0 > 30 && $0 < 50 }, "\(pings)")
+        #expect(pings.contains(50), "fed again as soon as the loop went on: \(pings)")
+    }
+
+    /// sd_watchdog_enabled(3): a WATCHDOG_PID that is not this process is another's watchdog.
+    @Test func anotherProcesssWatchdogIsNotFed() throws {
+        for (owner, fed) in [(getpid() + 1, false), (getpid(), true)] {
+            let (_, notifier) = try runSampling15SecondsApart(
+                environment: ["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": String(owner)], until: 60)
+            #expect(
+                notifier.watchdogTimes.isEmpty == !fed, "WATCHDOG_PID \(owner): \(notifier.watchdogTimes)")
+            #expect(notifier.messages.first?.hasPrefix("READY=1") == true)
+        }
     }
 
     @Test func aSensorAbsentAtStartIsReadyAtItsFirstFault() throws {

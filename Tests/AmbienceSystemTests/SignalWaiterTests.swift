@@ -50,6 +50,25 @@ struct ServiceNotifierTests {
         notifier.notify("READY=1")  // harmless
     }
 
+    /// As sd_watchdog_enabled(3): a positive WATCHDOG_USEC, and WATCHDOG_PID, when set, ours.
+    @Test func theWatchdogIsOursOnlyWhenSystemdSaysSo() {
+        let me = getpid()
+        let cases: [([String: String], Double?)] = [
+            (["WATCHDOG_USEC": "10000000"], 10),
+            (["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": String(me)], 10),
+            (["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": String(me + 1)], nil),
+            (["WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "x"], nil),
+            (["WATCHDOG_USEC": "0"], nil),
+            (["WATCHDOG_USEC": "-5"], nil),
+            (["WATCHDOG_USEC": "ten"], nil),
+            (["WATCHDOG_PID": String(me)], nil),
+        ]
+        for (environment, interval) in cases {
+            let notifier = ServiceNotifier(environment: { environment[$0] }, processID: me)
+            #expect(notifier.watchdogInterval == interval, "\(environment)")
+        }
+    }
+
     @Test func sendsDatagramsToTheNotifySocket() throws {
         let path = "/tmp/ambience-notify-test-\(getpid())"
         unlink(path)

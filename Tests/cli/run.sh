@@ -253,7 +253,13 @@ check_names_file_line_and_key() {
     expect_exit 78 "$BIN" check --config "$WORK/missing.toml"
 }
 
-# Under systemd stderr is no terminal, and journald takes each line's <N> prefix as its priority
+# As the journal's stream: stderr is $WORK/err, and JOURNAL_STREAM names it as systemd would.
+as_journal() {  # as_journal COMMAND... (stderr: $WORK/err)
+    : >"$WORK/err"
+    JOURNAL_STREAM=$(stat -L -c %d:%i "$WORK/err") "$@"
+}
+
+# Under systemd stderr is the journal, and journald takes each line's <N> prefix as its priority
 # (a line without one is info): what ends a program must be <3> (err), or `journalctl -p err`
 # never shows it, and no line of it may go without a prefix.
 only_at_err() {  # only_at_err PATTERN: $WORK/err has PATTERN at err, and no line at info
@@ -263,24 +269,24 @@ only_at_err() {  # only_at_err PATTERN: $WORK/err has PATTERN at err, and no lin
 
 fatal_messages_of_every_program_go_out_at_err() {
     printf '[sensor]\nkind = "bh1750"\nbord = "raspberry-pi-4"\n' >"$WORK/typo.toml"
-    expect_exit 78 "$BIN" run --config "$WORK/typo.toml"
+    as_journal expect_exit 78 "$BIN" run --config "$WORK/typo.toml"
     only_at_err "typo.toml:3: sensor.bord"
     printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$WORK/bus99.toml"
-    expect_exit 1 "$BIN" run --config "$WORK/bus99.toml"
+    as_journal expect_exit 1 "$BIN" run --config "$WORK/bus99.toml"
     only_at_err "I2C enabled"
-    expect_exit 2 "$BIN" replay --colour red - </dev/null
+    as_journal expect_exit 2 "$BIN" replay --colour red - </dev/null
     only_at_err "unknown option '--colour'"
     printf '[serve]\nlisten_at = 1\n' >"$WORK/serve.toml"
-    expect_exit 78 "$BIN" serve --config "$WORK/serve.toml"
+    as_journal expect_exit 78 "$BIN" serve --config "$WORK/serve.toml"
     only_at_err "serve.toml:2: serve.listen_at"
     printf '[mqtt]\nbroker_url = 1\n' >"$WORK/mqtt.toml"
-    expect_exit 78 "$BIN" mqtt --config "$WORK/mqtt.toml"
+    as_journal expect_exit 78 "$BIN" mqtt --config "$WORK/mqtt.toml"
     only_at_err "mqtt.toml:2: mqtt.broker_url"
     printf '[kiosk]\nrestart = 1\n[kiosk.colour]\n' >"$WORK/kiosk.toml"
-    expect_exit 78 "$BIN" kiosk --config "$WORK/kiosk.toml" -- true
+    as_journal expect_exit 78 "$BIN" kiosk --config "$WORK/kiosk.toml" -- true
     only_at_err "kiosk.toml:2: kiosk.restart"
     only_at_err "kiosk.toml:3: kiosk.colour"
-    expect_exit 2 "$BIN" kiosk --colour
+    as_journal expect_exit 2 "$BIN" kiosk --colour
     only_at_err "unknown option '--colour'"
 }
 
@@ -318,12 +324,37 @@ every_program_refuses_the_same_way() {
     local command option
     for command in check:--config serve:--listen mqtt:--pipe kiosk:--pipe; do
         option=${command#*:} command=${command%:*}
-        expect_exit 2 "$BIN" "$command" --colour || return 1
+        as_journal expect_exit 2 "$BIN" "$command" --colour || return 1
         only_at_err "ambience $command: unknown option '--colour'" || return 1
         grep -q "^<3>usage: ambience $command" "$WORK/err" || { echo "no usage after it"; return 1; }
-        expect_exit 2 "$BIN" "$command" "$option" || return 1
+        as_journal expect_exit 2 "$BIN" "$command" "$option" || return 1
         only_at_err "ambience $command: $option needs a value" || return 1
     done
+}
+
+# Away from the journal a message is as written: `ambience check 2>&1 | less` and a cron mail
+# show no <3>. With JOURNAL_STREAM naming the pipe (as systemd names the stream it connected),
+# the pipe is the journal and gets the prefixes; a JOURNAL_STREAM inherited from a unit, naming
+# another stream, does not.
+through_a_pipe() {  # through_a_pipe OUT COMMAND...: stdout and stderr through a pipe to OUT; exit 78
+    local out=$1 code=0
+    shift
+    "$@" 2>&1 | cat >"$out" || code=$?
+    [ "$code" = 78 ] || { echo "exit $code, wanted 78:"; cat "$out"; return 1; }
+}
+prefixes_only_on_the_journals_stream() {
+    printf '[sensor]\nkind = "bh1750"\nbord = 1\n' >"$WORK/piped.toml"
+    through_a_pipe "$WORK/piped.out" "$BIN" check --config "$WORK/piped.toml"
+    grep -q '^[^<].*piped.toml:3: sensor.bord' "$WORK/piped.out" || { echo "not as written through a pipe:"; cat "$WORK/piped.out"; return 1; }
+    if grep -q '^<[0-9]>' "$WORK/piped.out"; then echo "prefixes through a pipe:"; cat "$WORK/piped.out"; return 1; fi
+    through_a_pipe "$WORK/other.out" env JOURNAL_STREAM=1:1 "$BIN" check --config "$WORK/piped.toml"
+    if grep -q '^<[0-9]>' "$WORK/other.out"; then echo "prefixes for another stream:"; cat "$WORK/other.out"; return 1; fi
+    # The pipe's dev:ino, read by the piped command itself from its own stderr.
+    # shellcheck disable=SC2016 # expanded by that sh, not this shell
+    through_a_pipe "$WORK/journal.out" sh -c 'JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec "$0" check --config "$1"' \
+        "$BIN" "$WORK/piped.toml"
+    grep -q '^<3>.*piped.toml:3: sensor.bord' "$WORK/journal.out" || { echo "no <3> on the journal's stream:"; cat "$WORK/journal.out"; return 1; }
+    if grep -v '^<[0-5]>' "$WORK/journal.out"; then echo "lines without a priority on the journal's stream"; return 1; fi
 }
 
 shipped_configuration_and_boards_are_valid() {
@@ -371,7 +402,8 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     watch_runs_the_command_on_each_change \
     sigterm_shuts_the_simulation_down_cleanly run_without_the_bus_explains_how_to_enable_i2c \
     check_names_file_line_and_key check_checks_every_chip_table check_checks_every_program_table \
-    fatal_messages_of_every_program_go_out_at_err shipped_configuration_and_boards_are_valid \
+    fatal_messages_of_every_program_go_out_at_err prefixes_only_on_the_journals_stream \
+    shipped_configuration_and_boards_are_valid \
     help_agrees_with_the_man_pages_and_the_readme every_program_refuses_the_same_way \
     watch_follows_the_pipe_made_again_after_a_restart simulate_stdin_at_its_end_idles \
     simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do

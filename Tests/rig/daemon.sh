@@ -156,9 +156,12 @@ daemon_start() {  # daemon_start DIR [WRAPPER...]
     shift
     : >"$dir/log"
     # Without the checks' ERR trap: the daemon's end (a kill, say) is no failure of the check.
+    # The log stands in for the journal, as JOURNAL_STREAM names it: its lines carry the <N>
+    # priorities the checks read (docs/daemon.md, "Logging").
     (
         trap - ERR
-        "$@" "$AMBIENCE" run --config "$dir/ambience.toml" 2>"$dir/log"
+        # shellcheck disable=SC2094 # stat reads the log's inode; the daemon only writes it
+        "$@" env JOURNAL_STREAM="$(stat -c %d:%i "$dir/log")" "$AMBIENCE" run --config "$dir/ambience.toml" 2>"$dir/log"
     ) &
     echo $! >"$dir/job"
     # shellcheck disable=SC2064 # DIR is fixed now

@@ -351,6 +351,84 @@ hang_watchdog() {
     wait_for state_is regular
 }
 
+# [sensor] interval = 15 under the unit's WatchdogSec=10: the loop feeds the watchdog on a deadline
+# of its own, whatever the sample interval (docs/daemon.md, "systemd notification"). 150 s (ten
+# samples, fifteen watchdog periods) of real time with the same MainPID and no restart; then a SIGSTOP with the long interval still
+# ends in a restart (hang_watchdog).
+LONG_INTERVAL_SECONDS=150
+watchdog_age() {  # seconds since the daemon's last WATCHDOG=1, as systemd saw it
+    awk -v up="$(now)" -v t="$(systemctl show -P WatchdogTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", up - t / 1e6 }'
+}
+long_interval_watchdog() {
+    local pid restarts t0 age oldest=0
+    cp "$CONFIG" /root/before-long-interval.toml
+    # However the check ends, the checks after it get the configuration as it was.
+    trap 'cp /root/before-long-interval.toml "$CONFIG"; systemctl restart ambience' EXIT
+    sed -i 's/^interval = .*/interval = 15/; s/^latency = .*/latency = 30/; s/^fault_after = .*/fault_after = 45/' "$CONFIG"
+    grep -n '^interval\|^latency\|^fault_after' "$CONFIG"
+    ambience check >/dev/null || fail "ambience check refuses interval = 15"
+    regular_room
+    systemctl restart ambience || fail "restart"
+    active ambience || fail "not active"
+    pid=$(main_pid) restarts=$(systemctl show -P NRestarts ambience) t0=$(now)
+    while awk -v a="$(now)" -v b="$t0" -v s="$LONG_INTERVAL_SECONDS" 'BEGIN { exit !(a - b < s) }'; do
+        [ "$(main_pid)" = "$pid" ] || fail "MainPID $pid is now $(main_pid), $(awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.0f", a - b }') s in"
+        age=$(watchdog_age)
+        awk -v a="$age" -v o="$oldest" 'BEGIN { exit !(a > o) }' && oldest=$age
+        sleep 5
+    done
+    echo "$LONG_INTERVAL_SECONDS s with interval = 15: MainPID $pid, NRestarts $(systemctl show -P NRestarts ambience), the last WATCHDOG=1 at most $oldest s old when looked at"
+    [ "$(systemctl show -P NRestarts ambience)" = "$restarts" ] || fail "NRestarts went from $restarts to $(systemctl show -P NRestarts ambience)"
+    active ambience || fail "not active"
+    # Half of WatchdogSec, with slack for the emulated guest's own delays.
+    awk -v o="$oldest" 'BEGIN { exit !(o <= 8) }' || fail "a WATCHDOG=1 $oldest s old (the loop's deadline is 5 s)"
+    hang_watchdog
+    trap - EXIT
+    cp /root/before-long-interval.toml "$CONFIG"
+    systemctl restart ambience || fail "restart with the configuration as it was"
+    regular_room
+}
+
+# A state directory that cannot be written (a read-only root, Raspberry Pi OS's overlay): the
+# daemon runs with its state in RAM, /run/ambience/lib (docs/daemon.md, "The state directory"),
+# says so once at warning, and an override still works. Undone at the end, however it ends.
+read_only_state() {
+    local cursor notices
+    regular_room
+    # Stopped first: the daemon that stops writes its record where it could.
+    systemctl stop ambience
+    # A read-only bind of the directory over itself: StateDirectory= finds it as it was (owner
+    # and mode), and the unit sees it read-only as the host does.
+    mount --bind /var/lib/ambience /var/lib/ambience || fail "bind /var/lib/ambience"
+    trap 'systemctl stop ambience; umount /var/lib/ambience; systemctl start ambience' EXIT
+    mount -o remount,bind,ro /var/lib/ambience || fail "remount /var/lib/ambience read-only"
+    if touch /var/lib/ambience/.probe 2>/dev/null; then fail "/var/lib/ambience is still writable"; fi
+    cursor=$(cursor_now)
+    systemctl start ambience || fail "start with /var/lib/ambience read-only: $(journal_since "$cursor" -o cat | tail -n 5)"
+    active ambience || fail "not active"
+    ambience override contrast || fail "override contrast"
+    wait_for state_is contrast
+    [ "$(cat /run/ambience/lib/override 2>/dev/null)" = contrast ] || fail "no override in /run/ambience/lib: $(ls -l /run/ambience)"
+    # A reload and another override do not say it again.
+    systemctl reload ambience
+    wait_for sh -c "journalctl --no-pager -q -u ambience --after-cursor='$cursor' -o cat | grep -q 'configuration reloaded'"
+    ambience override auto || fail "override auto"
+    wait_for state_is regular
+    sleep 1
+    journal_since "$cursor" -u ambience -p warning..warning -o cat | tee /tmp/read-only.warnings
+    notices=$(grep -c 'in RAM' /tmp/read-only.warnings)
+    [ "$notices" = 1 ] || fail "$notices notices of the state in RAM at warning, not 1"
+    grep -q '^cannot write in /var/lib/ambience: Read-only file system: .*/run/ambience/lib.*reboot' /tmp/read-only.warnings ||
+        fail "the notice does not say where the state lives and that a reboot loses it"
+    if journal_since "$cursor" -u ambience -p err -o cat | grep .; then fail "errors logged"; fi
+    trap - EXIT
+    systemctl stop ambience
+    umount /var/lib/ambience || fail "umount"
+    systemctl start ambience || fail "start with /var/lib/ambience writable again"
+    active ambience || fail "not active after the undo"
+    regular_room
+}
+
 # Scenario 6.
 serve_answers() {
     regular_room
@@ -792,6 +870,8 @@ if [ ! -f "$R/boot1" ]; then
         check restart-companions-follow 90 restart_follows
         check crash-keeps-override 60 crash_keeps_override
         check hang-watchdog 90 hang_watchdog
+        check long-interval-watchdog 360 long_interval_watchdog
+        check read-only-state 120 read_only_state
         check serve-answers 30 serve_answers
         check serve-refuses-remote 60 serve_refuses_remote
         check mqtt-publishes 30 mqtt_publishes
