@@ -179,11 +179,23 @@ rig-test-deb: release
 # crashed, hung, reloaded, upgraded, rebooted, removed and purged (docs/rig.md, "The system rig").
 # The binary is the release build against Debian 13's libgpiod, as make deb packages it.
 .PHONY: test-system
-test-system: setup
+test-system: trixie-release
+	Tests/system/run.sh "$(TRIXIE_BIN)"
+
+# The binary of the system rig's packages (test-system, test-powercut).
+TRIXIE_BIN = $$(scripts/release-build.sh --scratch-path .build/gpiod2-release --show-bin-path)/ambience
+.PHONY: trixie-release
+trixie-release: setup
 	[ -f $(GPIOD2_PREFIX)/lib/pkgconfig/libgpiod.pc ] || .ci/libgpiod2.sh $(GPIOD2_PREFIX)
 	PKG_CONFIG_PATH=$(GPIOD2_PREFIX)/lib/pkgconfig SWIFT=$(SWIFT) \
 		scripts/release-build.sh --scratch-path .build/gpiod2-release
-	Tests/system/run.sh "$$(scripts/release-build.sh --scratch-path .build/gpiod2-release --show-bin-path)/ambience"
+
+# Power cuts (docs/rig.md, "Power cuts"): the same guest and package, installed once, then its
+# power cut 30 times (QEMU killed, no shutdown, no sync) during record flushes, overrides, reloads,
+# upgrades and boots, every boot checking each persisted file is the old content or the new.
+.PHONY: test-powercut
+test-powercut: trixie-release
+	Tests/system/powercut.sh "$(TRIXIE_BIN)"
 
 install: release
 	scripts/install.sh install "$(PREFIX)" "$(RELEASE_BIN)"
