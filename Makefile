@@ -179,9 +179,10 @@ rig-test-deb: release
 # QEMU, the package installed by apt and set up as the README says, then its services restarted,
 # crashed, hung, reloaded, upgraded, rebooted, removed and purged (docs/rig.md, "The system rig").
 # The binary is the release build against Debian 13's libgpiod, as make deb packages it.
-# The release build against libgpiod 2.x, as trixie's package has it: what the system rig installs.
+# The release build against libgpiod 2.x, as trixie's package has it: what the system rig installs
+# (test-system, sd-bench, test-powercut).
 GPIOD2_RELEASE_BIN = "$$(scripts/release-build.sh --scratch-path .build/gpiod2-release --show-bin-path)/ambience"
-.PHONY: gpiod2-release test-system sd-bench
+.PHONY: gpiod2-release test-system sd-bench test-powercut
 gpiod2-release: setup
 	[ -f $(GPIOD2_PREFIX)/lib/pkgconfig/libgpiod.pc ] || .ci/libgpiod2.sh $(GPIOD2_PREFIX)
 	PKG_CONFIG_PATH=$(GPIOD2_PREFIX)/lib/pkgconfig SWIFT=$(SWIFT) \
@@ -192,6 +193,11 @@ test-system: gpiod2-release
 # own counters (docs/performance.md, "Writes to the SD card"); about 25 minutes.
 sd-bench: gpiod2-release
 	SYSTEM_RIG_ONLY="sd-bench 1300 sd_bench" Tests/system/run.sh $(GPIOD2_RELEASE_BIN)
+# Power cuts (docs/rig.md, "Power cuts"): the same guest and package, installed once, then its
+# power cut 30 times (QEMU killed, no shutdown, no sync) during record flushes, overrides, reloads,
+# upgrades and boots, every boot checking each persisted file is the old content or the new.
+test-powercut: gpiod2-release
+	Tests/system/powercut.sh $(GPIOD2_RELEASE_BIN)
 
 install: release
 	scripts/install.sh install "$(PREFIX)" "$(RELEASE_BIN)"

@@ -132,37 +132,14 @@ extension ControlPipe {
     /// daemon never holds at once.
     public func writeRecord(_ record: LightRecord) throws(OutputError) {
         let destination = RuntimePaths.record(forControl: path)
-        let temporary = Files.parent(of: path) + "/.record.csv.tmp"
         var fileMode: mode_t = 0o600
         if mode & 0o060 != 0 { fileMode |= 0o040 }
         if mode & 0o006 != 0 { fileMode |= 0o004 }
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(
-                temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: fileMode)
-        } catch {
-            throw Files.failure("create", temporary, error)
-        }
-        var renamed = false
-        defer {
-            file.close()
-            if !renamed { try? FileSystem.removeFile(temporary) }
-        }
-        do throws(Errno) {
-            try file.setMode(fileMode)
-            if let groupID { try file.setGroup(groupID) }
+        try Files.replaceAtomically(destination, mode: fileMode, group: groupID) { file throws(Errno) in
             var writer = BufferedWriter(descriptor: file, capacity: 1 << 14)
             try writer.write(LightRecord.header + "\n")
             for index in 0..<record.count { try writer.write(LightRecord.line(record.row(at: index))) }
             try writer.flush()
-        } catch {
-            throw Files.failure("write", temporary, error)
         }
-        do {
-            try FileSystem.rename(temporary, to: destination)
-        } catch {
-            throw Files.failure("replace", destination, error)
-        }
-        renamed = true
     }
 }

@@ -98,50 +98,20 @@ enum Files {
         }
     }
 
-    /// Replaces `path` with `contents` so that a reader sees the old file or the new one,
-    /// never a part: write a temporary file beside it, fsync, rename over. `durable` also
-    /// syncs the directory, so the rename itself survives a power cut.
-    static func replaceAtomically(_ path: String, with contents: String, mode: mode_t, durable: Bool)
-        throws(OutputError)
-    {
-        let directory = parent(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let temporary = directory + "/." + name + ".tmp"
-        let file: FileDescriptor
+    /// Replaces `path` through `AtomicFile`, the one way a file is persisted: old or new
+    /// content, never a part, before and after a power cut.
+    static func replaceAtomically(_ path: String, with contents: String, mode: mode_t) throws(OutputError) {
+        try replaceAtomically(path, mode: mode) { file throws(Errno) in try file.writeAll(contents) }
+    }
+
+    static func replaceAtomically(
+        _ path: String, mode: mode_t, group: gid_t? = nil,
+        writing body: (FileDescriptor) throws(Errno) -> Void
+    ) throws(OutputError) {
         do {
-            file = try FileDescriptor.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode)
+            try AtomicFile.replace(path, mode: mode, group: group, writing: body)
         } catch {
-            throw failure("create", temporary, error)
-        }
-        var written = false
-        defer {
-            file.close()
-            if !written { try? FileSystem.removeFile(temporary) }
-        }
-        do {
-            try file.writeAll(contents)
-        } catch {
-            throw failure("write", temporary, error)
-        }
-        do {
-            try file.setMode(mode)
-        } catch {
-            throw failure("set the mode of", temporary, error)
-        }
-        do {
-            try file.sync()
-        } catch {
-            throw failure("sync", temporary, error)
-        }
-        do {
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            throw failure("replace", path, error)
-        }
-        written = true
-        if durable, let folder = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) {
-            try? folder.sync()
-            folder.close()
+            throw failure(error.operation, error.path, error.errno)
         }
     }
 

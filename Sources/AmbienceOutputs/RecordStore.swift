@@ -59,6 +59,7 @@ public final class RecordStore {
         if let status = try? FileSystem.status(of: path), status.size >= maximumBytes || otherFormat {
             do {
                 try FileSystem.rename(path, to: previousPath)
+                try AtomicFile.syncDirectory(of: path)
             } catch {
                 throw Files.failure("rotate", path, error)
             }

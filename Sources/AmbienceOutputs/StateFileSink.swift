@@ -52,8 +52,7 @@ public final class StateFileSink: Sink {
     private func write() {
         guard let line = pending else { return }
         do {
-            // /run is a tmpfs: syncing the directory would buy nothing there.
-            try Files.replaceAtomically(path, with: line, mode: mode, durable: false)
+            try Files.replaceAtomically(path, with: line, mode: mode)
             pending = nil
             report.succeeded("\(path): written again")
         } catch {

@@ -99,3 +99,22 @@ func openInput(_ path: String) throws(CommandFailure) -> FileDescriptor {
 func printOut(_ text: String) {
     try? FileDescriptor.standardOutput.writeAll(text + "\n")
 }
+
+/// Writes a command's output file: a regular one (or a new one) through `AtomicFile`, so that
+/// a command interrupted or failing leaves the old file whole; a device or a pipe
+/// (`/dev/stdout`) has no old content to keep and is written in place.
+func writeOutput(_ path: String, writing body: (FileDescriptor) throws(Errno) -> Void) throws(AtomicFile
+    .Failure)
+{
+    if let status = try? FileSystem.status(of: path), status.mode & S_IFMT != S_IFREG {
+        do throws(Errno) {
+            let file = try FileDescriptor.open(path, O_WRONLY | O_TRUNC)
+            defer { file.close() }
+            try body(file)
+        } catch {
+            throw AtomicFile.Failure(operation: "write", path: path, errno: error)
+        }
+        return
+    }
+    try AtomicFile.replace(path, mode: 0o644, writing: body)
+}

@@ -62,12 +62,10 @@ private func runPlot(_ arguments: inout Arguments) throws -> ExitCode {
         throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)
     }
     let svg = SVGPlot.render(plot, title: title ?? "Ambience: \(path == "-" ? "standard input" : path)")
-    do throws(Errno) {
-        let file = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC)
-        defer { file.close() }
-        try file.writeAll(svg)
+    do {
+        try writeOutput(out) { file throws(Errno) in try file.writeAll(svg) }
     } catch {
-        throw CommandFailure(message: "cannot write \(out): \(error)", exitCode: .failure)
+        throw CommandFailure(message: "\(error)", exitCode: .failure)
     }
     return .ok
 }

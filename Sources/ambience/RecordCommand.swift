@@ -54,13 +54,14 @@ private func runRecord(_ arguments: inout Arguments) throws -> ExitCode {
         }
         clock.sleep(seconds: 0.02)
     }
-    do throws(Errno) {
-        let source = try FileDescriptor.open(answer, O_RDONLY)
-        defer { source.close() }
-        let target =
-            out == "-"
-            ? FileDescriptor.standardOutput : try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC)
-        defer { if target != .standardOutput { target.close() } }
+    let source: FileDescriptor
+    do {
+        source = try FileDescriptor.open(answer, O_RDONLY)
+    } catch {
+        throw CommandFailure(message: "cannot read \(answer): \(error)", exitCode: .failure)
+    }
+    defer { source.close() }
+    func copy(to target: FileDescriptor) throws(Errno) {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = try buffer.withUnsafeMutableBytes { bytes in
@@ -68,6 +69,15 @@ private func runRecord(_ arguments: inout Arguments) throws -> ExitCode {
             }.get()
             if count == 0 { break }
             try target.writeAll(Array(buffer[..<count]))
+        }
+    }
+    do {
+        if out == "-" {
+            do { try copy(to: .standardOutput) } catch {
+                throw AtomicFile.Failure(operation: "write", path: out, errno: error)
+            }
+        } else {
+            try writeOutput(out, writing: copy)
         }
     } catch {
         throw CommandFailure(message: "cannot copy \(answer) to \(out): \(error)", exitCode: .failure)
