@@ -74,6 +74,8 @@ save_all() {  # save_all OVERRIDE-REGEX BRIGHTNESS-REGEX CONFIG-REGEX: what each
     if [ -e "$STATE/record.csv" ]; then cp "$STATE/record.csv" "$SAVED/record.csv"; else rm -f "$SAVED/record.csv"; fi
     sync
 }
+# A pattern no content matches (a line cannot hold text after its end).
+# shellcheck disable=SC2016 # the $ is the pattern's end of line, not an expansion
 NEVER='^$never^'
 # The record FILE cut where a daemon's run begins (its time starts again with each boot's clock),
 # each part replayed with the header: in the compact format a run begins with its parameters line
@@ -110,7 +112,7 @@ check_boot() {
     # as a whole ("time goes backwards"); each boot's rows are replayed apart.
     for f in "$STATE/record.csv" "$STATE/record.csv.1"; do
         [ -e "$f" ] || continue
-        if record_reads "$f"; then ok "record-reads-$cycle $(basename "$f") ($(ls /tmp/run-*.csv | wc -l) runs)"; else
+        if record_reads "$f"; then ok "record-reads-$cycle $(basename "$f") ($(find /tmp -maxdepth 1 -name 'run-*.csv' | wc -l) runs)"; else
             bad "record-reads-$cycle: ambience replay $f: $(tail -n 2 /tmp/replay.out | tr '\n' ' ')"
         fi
     done
@@ -130,6 +132,7 @@ check_boot() {
         dpkg --configure -a >/tmp/dpkg.out 2>&1 || bad "dpkg-recovers-$cycle: $(tail -n 2 /tmp/dpkg.out)"
     fi
     # Ours: the daemon, its companions, and the rig's own units.
+    # shellcheck disable=SC2016 # expanded by the sh it runs, at each try
     within 120 sh -c '[ "$(systemctl is-system-running)" != starting ]'
     if systemctl --failed --no-legend --plain | grep -E 'ambience|rig-'; then
         bad "failed-units-$cycle: $(systemctl --failed --no-legend --plain | tr '\n' ' ')"
