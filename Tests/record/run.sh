@@ -141,11 +141,11 @@ record_rows_replay_to_the_daemons_events() {
 import json, re, sys
 logged = []
 for line in open(sys.argv[1]):
-    if m := re.match(r"<\d>state (\w+) → (\w+) \((\w+), lux ([\d.]+), filtered ([\d.]+)\)", line):
+    if m := re.match(r"(?:<\d>)?state (\w+) → (\w+) \((\w+), lux ([\d.]+), filtered ([\d.]+)\)", line):
         logged.append(("change", None if m[1] == "none" else m[1], m[2], m[3], m[4], m[5]))
-    elif re.match(r"<\d>sensor fault:", line):
+    elif re.match(r"(?:<\d>)?sensor fault:", line):
         logged.append(("fault",))
-    elif m := re.match(r"<\d>sensor recovered \(lux ([\d.]+)\)", line):
+    elif m := re.match(r"(?:<\d>)?sensor recovered \(lux ([\d.]+)\)", line):
         logged.append(("recovered", m[1]))
 def rounded(value):  # as the daemon's log rounds lux: two decimals, shortest digits
     text = repr(round(value * 100) / 100)
