@@ -19,19 +19,23 @@ public enum CompactRecord {
     public static let ticksPerSecond = 1000.0
     /// How many recent distinct lux values a back-reference can reach.
     public static let tableSize = 4096
+    /// The most rows one `*N` line holds (a day of steady light at 10 Hz is nine of them): a
+    /// damaged count cannot make a replay run for hours.
+    public static let longestRun = 100_000
 
-    /// The time the daemon gives a sample read at monotonic `now`: `now` rounded up to the
-    /// millisecond (a microsecond's tolerance absorbs the grid's own rounding). The samples are
-    /// then on the grid the schedule aims at, a wake-up's jitter of less than a millisecond
-    /// gone, so the reader's prediction holds; never before `now`, so no deadline the loop has
-    /// passed comes after the sample that followed it, and the engine sees the time it records.
+    /// `now` on the millisecond grid the daemon's sample slots are on (`SampleSchedule`):
+    /// rounded up, with a microsecond's tolerance for the grid's own rounding, so never before
+    /// `now`.
     public static func sampleTime(_ now: Double) -> Double {
         guard now.isFinite, abs(now) < 1e12 else { return now }
         return (now * ticksPerSecond - 0.001).rounded(.up) / ticksPerSecond
     }
 
-    /// The record's parameters, on a line `!TAU,INTERVAL` that starts each stretch of rows and
-    /// resets every prediction: the filter's time constant and the sample interval.
+    /// The record's parameters, the filter's time constant and the sample interval, on a line
+    /// that starts each stretch of rows and resets every prediction: `!TAU,INTERVAL` where the
+    /// daemon started (a new engine, and after a reboot a new monotonic clock, its times
+    /// starting again from the boot), `+TAU,INTERVAL` where the same run goes on (a reload
+    /// that changed either value, a write after a failed one, a new file after a rotation).
     public struct Parameters: Equatable, Sendable {
         public var timeConstant: Double
         public var interval: Double
@@ -41,8 +45,9 @@ public enum CompactRecord {
             self.interval = interval
         }
 
-        public var line: String {
-            "!" + EventLine.number(timeConstant) + "," + EventLine.number(interval) + "\n"
+        public func line(startingRun: Bool) -> String {
+            (startingRun ? "!" : "+") + EventLine.number(timeConstant) + "," + EventLine.number(interval)
+                + "\n"
         }
     }
 
@@ -63,7 +68,7 @@ public enum CompactRecord {
             let tokens = predictor.tokens(for: row)
             if tokens.isEmpty {
                 run += 1
-                return ""
+                return run == CompactRecord.longestRun ? finish() : ""
             }
             return finish() + tokens + "\n"
         }
@@ -85,6 +90,9 @@ public enum CompactRecord {
         private var predictor: Predictor?
         /// Rows of the last `*N` line not handed out yet.
         private var pending = 0
+        private var runStartsNext = false
+        /// Whether the row `row(_:)` gave last is the first of a daemon's run (after `!`).
+        public private(set) var rowStartsRun = false
 
         public init() {}
 
@@ -92,21 +100,32 @@ public enum CompactRecord {
         /// from `nextInRun()`.
         public mutating func row(_ line: ArraySlice<UInt8>) throws(LineError) -> LightRecord.Row? {
             pending = 0
-            if line.first == UInt8(ascii: "!") {
-                predictor = Predictor(parameters: try Self.parameters(line.dropFirst()))
+            rowStartsRun = false
+            if let kind = line.first, kind == UInt8(ascii: "!") || kind == UInt8(ascii: "+") {
+                let startsRun = kind == UInt8(ascii: "!")
+                predictor = Predictor(
+                    parameters: try Self.parameters(line.dropFirst()),
+                    earliest: startsRun ? nil : predictor?.lastTime)
+                runStartsNext = startsRun
                 return nil
             }
             guard predictor != nil else {
                 throw LineError(message: "a row before the parameters line (!TAU,INTERVAL)")
             }
             if line.first == UInt8(ascii: "*") {
-                guard let count = Int(String(decoding: line.dropFirst(), as: UTF8.self)), count > 0 else {
-                    throw LineError(message: "a run is * and a count of rows")
+                guard let count = Int(String(decoding: line.dropFirst(), as: UTF8.self)),
+                    (1...CompactRecord.longestRun).contains(count)
+                else {
+                    throw LineError(
+                        message: "a run is * and a count of 1 to \(CompactRecord.longestRun) rows")
                 }
                 pending = count - 1
                 return try predicted()
             }
-            return try predictor?.row(from: line)
+            defer { runStartsNext = false }
+            let row = try predictor?.row(from: line)
+            rowStartsRun = runStartsNext
+            return row
         }
 
         /// The next row of the run `row(_:)` began, nil after its last.
@@ -125,7 +144,10 @@ public enum CompactRecord {
             guard fields.count == 2, let tau = Double(String(decoding: fields[0], as: UTF8.self)),
                 let interval = Double(String(decoding: fields[1], as: UTF8.self)), tau.isFinite, tau > 0,
                 interval.isFinite, interval > 0
-            else { throw LineError(message: "parameters are !TAU,INTERVAL, two positive numbers") }
+            else {
+                throw LineError(
+                    message: "parameters are !TAU,INTERVAL or +TAU,INTERVAL, two positive numbers")
+            }
             return Parameters(timeConstant: tau, interval: interval)
         }
     }
@@ -146,11 +168,17 @@ struct Predictor: Sendable {
     private var override: AmbienceState?
     private var brightness: Int?
 
-    init(parameters: CompactRecord.Parameters) {
+    /// No row may be before `earliest`: the last time of the stretch this one goes on from.
+    private let earliest: Double?
+
+    init(parameters: CompactRecord.Parameters, earliest: Double? = nil) {
         interval = parameters.interval
         intervalTicks = Self.ticks(of: parameters.interval)
         filter = EMAFilter(timeConstant: parameters.timeConstant)
+        self.earliest = earliest
     }
+
+    var lastTime: Double? { time ?? earliest }
 
     /// `time` as whole ticks, when it is exactly that many.
     static func ticks(of time: Double) -> Int64? {
@@ -308,9 +336,9 @@ struct Predictor: Sendable {
         guard let rowTime else {
             throw CompactRecord.LineError(message: "the first row after the parameters has no time")
         }
-        if let time, !(rowTime >= time) {
+        if let previous = lastTime, !(rowTime >= previous) {
             throw CompactRecord.LineError(
-                message: "time goes backwards (previous row: \(EventLine.number(time)) s)")
+                message: "time goes backwards (previous row: \(EventLine.number(previous)) s)")
         }
         // The same moves in the table as the writer's: every valid lux is used.
         if let value = rowLux { _ = table.use(value) }

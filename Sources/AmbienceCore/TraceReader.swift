@@ -19,6 +19,9 @@ public struct TraceReader: Sendable {
         public var lux: Double?
         /// What a record (`ambience record`) says the daemon did after this sample.
         public var recorded: Recorded?
+        /// The first row of a daemon's run in a compact record (after its `!` line): the daemon
+        /// started afresh here, with a new engine, and after a reboot its times start again.
+        public var startsRun = false
     }
 
     /// A record's columns past the lux: see `LightRecord.Row`.
@@ -80,7 +83,9 @@ public struct TraceReader: Sendable {
         }
         if compact != nil {
             do throws(CompactRecord.LineError) {
-                return try compact?.row(line).map(Self.row(recorded:))
+                guard var row = try compact?.row(line).map(Self.row(recorded:)) else { return nil }
+                row.startsRun = compact?.rowStartsRun ?? false
+                return row
             } catch {
                 throw self.error(error.message, in: line)
             }

@@ -86,7 +86,8 @@ public final class RecordStore {
             }
             if isNew { try write(CompactRecord.header + "\n") }
             if isNew || written?.parameters != parameters {
-                try write(parameters.line)
+                // The ring's very first rows are where the daemon started: a new run.
+                try write(parameters.line(startingRun: seen == 0))
                 written = CompactRecord.Encoder(parameters: parameters)
             }
             guard var rows = written else { return }

@@ -46,6 +46,13 @@ public struct PlotBuilder {
     /// The backlight's percent as a record gives it; NaN where it gives none.
     public private(set) var brightness: [Double] = []
 
+    /// Where a daemon's run began (`TraceReader.Row.startsRun`) after the first, on the plot's
+    /// time axis.
+    public private(set) var runStarts: [Double] = []
+    /// What is added to the rows' times: a run whose times start again (a reboot's monotonic
+    /// clock) is drawn after the one before it, an interval on, instead of over it.
+    private var timeShift = 0.0
+
     /// Whether the trace (a record of a daemon with `[backlight]`) has a brightness to draw.
     public var hasBrightness: Bool { brightness.contains { $0.isFinite } }
 
@@ -55,6 +62,15 @@ public struct PlotBuilder {
     }
 
     public mutating func add(_ row: TraceReader.Row) {
+        var row = row
+        if row.startsRun, let last = times.last {
+            if row.time + timeShift <= last {
+                let step = times.count > 1 ? last - times[times.count - 2] : 1
+                timeShift = last + step - row.time
+            }
+            runStarts.append(row.time + timeShift)
+        }
+        row.time += timeShift
         times.append(row.time)
         raw.append(row.lux ?? .nan)
         brightness.append(row.recorded?.brightness.map(Double.init) ?? .nan)

@@ -41,6 +41,7 @@ public enum SVGPlot {
         body += rect(left, top, plotWidth, plotHeight, attributes: "class=\"plot-area\"")
         body += faultSpans(plot, xScale)
         body += overrideSpans(plot, xScale, top: top, height: plotHeight)
+        body += runStarts(plot, xScale)
         body += boundaries(plot, xScale, yScale)
         body += grid(xScale, yScale)
         body += line(plot.times, plot.raw, xScale, yScale.position, id: "raw")
@@ -86,6 +87,17 @@ public enum SVGPlot {
                 attributes:
                     "class=\"override-span\" id=\"override-span-\(index)\" data-state=\"\(span.state?.rawValue ?? "")\""
             )
+        }
+        return out + "</g>\n"
+    }
+
+    /// Where the daemon started again: a dashed rule, titled, at each run's first row.
+    private static func runStarts(_ plot: PlotBuilder, _ x: TimeScale) -> String {
+        var out = "<g id=\"run-starts\">"
+        for (index, time) in plot.runStarts.enumerated() {
+            let position = n(x.position(time))
+            out +=
+                "<line class=\"run-start\" id=\"run-start-\(index)\" x1=\"\(position)\" y1=\"\(n(top))\" x2=\"\(position)\" y2=\"\(n(top + plotHeight))\"><title>the daemon started again</title></line>"
         }
         return out + "</g>\n"
     }
@@ -366,6 +378,7 @@ public enum SVGPlot {
         .fault-span { fill: #ef9a9a; fill-opacity: 0.45; }
         .override-span { fill: #80deea; fill-opacity: 0.35; }
         .override-mark { fill: #00838f; }
+        .run-start { stroke: #6d4c41; stroke-width: 1.4; stroke-dasharray: 3 3; }
         .event { stroke: #212121; stroke-width: 1; }
         .event-fault { fill: #c62828; }
         .event-recovered { fill: #2e7d32; }

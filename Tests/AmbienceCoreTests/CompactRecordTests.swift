@@ -7,7 +7,7 @@ struct CompactRecordTests {
     /// The file `rows` make: header, parameters line, the encoder's lines.
     static func text(_ rows: [LightRecord.Row], parameters: CompactRecord.Parameters = parameters) -> String {
         var encoder = CompactRecord.Encoder(parameters: parameters)
-        var text = CompactRecord.header + "\n" + parameters.line
+        var text = CompactRecord.header + "\n" + parameters.line(startingRun: true)
         for row in rows { text += encoder.line(row) }
         return text + encoder.finish()
     }
@@ -60,6 +60,12 @@ struct CompactRecordTests {
         let text = Self.text(rows)
         // The first row in full, the rest predicted: time, lux, the filter, the columns.
         #expect(text == "ambience-record 2\n!2,0.1\n=300^12345%r/40\n*999\n")
+        try Self.expectRoundTrip(rows)
+    }
+
+    @Test func aRunLongerThanTheLongestIsSeveralLines() throws {
+        let rows = Self.daemonRows(count: 2 * CompactRecord.longestRun + 2) { _ in 300 }
+        #expect(Self.text(rows) == "ambience-record 2\n!2,0.1\n=300^12345%r/40\n*100000\n*100000\n\n")
         try Self.expectRoundTrip(rows)
     }
 
@@ -172,25 +178,34 @@ struct CompactRecordTests {
         }
         var text = Self.text(first)
         var encoder = CompactRecord.Encoder(parameters: slower)
-        text += slower.line
+        text += slower.line(startingRun: false)
         for row in second { text += encoder.line(row) }
         text += encoder.finish()
-        #expect(text.hasSuffix("!4,1\n=50^20000%i\n*49\n"))
+        #expect(text.hasSuffix("+4,1\n=50^20000%i\n*49\n"))
         let back = try Self.read(text)
         #expect(back.map(Self.recorded) == first + second)
+    }
+
+    @Test func aRunStartsAtEveryBangLineAndItsTimesMayStartAgain() throws {
+        let text = CompactRecord.header + "\n!2,0.1\n=300^5000\n*3\n+2,0.1\n^5400\n!2,0.1\n^20\n\n"
+        let rows = try Self.read(text)
+        #expect(rows.map(\.time) == [5, 5.1, 5.2, 5.3, 5.4, 0.02, 0.12])
+        #expect(rows.map(\.startsRun) == [true, false, false, false, false, true, false])
     }
 
     @Test func malformedLinesAreErrorsWithTheirLineNumbers() {
         let cases: [(String, String)] = [
             ("=300^100", "line 2: a row before the parameters line (!TAU,INTERVAL): =300^100"),
-            ("!2", "line 2: parameters are !TAU,INTERVAL, two positive numbers: !2"),
+            ("!2", "line 2: parameters are !TAU,INTERVAL or +TAU,INTERVAL, two positive numbers: !2"),
+            ("!2,0.1\n=300^100\n+2,1\n^99", "line 5: time goes backwards (previous row: 0.1 s): ^99"),
             ("!2,0.1\n=300", "line 3: the first row after the parameters has no time: =300"),
             ("!2,0.1\n=300^100\nZZ", "line 4: lux back-reference 'ZZ' beyond the table: ZZ"),
             ("!2,0.1\n=300^100\n@-200", "line 4: time goes backwards (previous row: 0.1 s): @-200"),
             ("!2,0.1\n=300^100\n%x", "line 4: state token '%x' is malformed: %x"),
             ("!2,0.1\n=300^100\n;2", "line 4: fault token ';2' is malformed: ;2"),
             ("!2,0.1\n=300^100\n/101", "line 4: brightness token '/101' is malformed: /101"),
-            ("!2,0.1\n=300^100\n*", "line 4: a run is * and a count of rows: *"),
+            ("!2,0.1\n=300^100\n*", "line 4: a run is * and a count of 1 to 100000 rows: *"),
+            ("!2,0.1\n=300^100\n*100001", "line 4: a run is * and a count of 1 to 100000 rows: *100001"),
             ("!2,0.1\n=300^100\n=x", "line 4: lux token '=x' is malformed: =x"),
             ("!2,0.1\n=300^100\n=1?", "line 4: lux token '?' is malformed: =1?"),
         ]

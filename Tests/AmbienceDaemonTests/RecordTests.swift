@@ -252,6 +252,40 @@ struct PersistentRecordTests {
         #expect(try Self.lines(store.path).allSatisfy { !$0.contains("@") && !$0.contains("'") })
     }
 
+    @Test func aRecordAcrossARebootReplaysEachRunFromItsOwnStart() throws {
+        let scratch = TemporaryDirectory()
+        var emitted: [Event] = []
+        var boots: [ManualClock] = []
+        // The second boot's monotonic clock starts again, before the first one's last rows.
+        for start in [1000.0, 20] {
+            let clock = ManualClock(now: start)
+            boots.append(clock)
+            let sink = RecordingSink()
+            let sensor = FakeSensor(clock: clock, conversion: 0.0123) {
+                DaemonRecordTests.light($0 + 1000 - start)
+            }
+            try Daemon(
+                configuration: daemonConfiguration(interval: 0.1), clock: clock,
+                waiter: ScriptedWaiter(clock: clock, script: []),
+                logger: Logger(prefixed: true, write: { _ in }),
+                overrides: { _ in nil },
+                recordStores: { _ in RecordStore(directory: scratch.path, maximumBytes: 50_000_000) },
+                assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+                reload: brokenReload("no reload")
+            ).run(until: start + 60)
+            emitted += sink.events
+        }
+        let path = scratch.path + "/" + RecordStore.fileName
+        #expect(try Self.lines(path).filter { $0.hasPrefix("!") } == ["!1,0.1", "!1,0.1"])
+        let rows = try Self.rows(path)
+        #expect(rows.count == 1200)
+        #expect(rows.indices.filter { rows[$0].startsRun } == [0, 600])
+        var run = TraceRun(configuration: daemonConfiguration(interval: 0.1).engine)
+        let replayed = rows.flatMap { run.feed($0) }
+        #expect(replayed.filter { $0.reason == .startup }.count == 2)
+        #expect(replayed == emitted)
+    }
+
     @Test func aTornLastLineIsCutBeforeTheNextRows() throws {
         let scratch = TemporaryDirectory()
         let store = RecordStore(directory: scratch.path, maximumBytes: 50_000_000)
@@ -318,8 +352,9 @@ struct PersistentRecordTests {
         try daemon.run(until: 1800)
         let current = try Self.lines(store.path)
         let previous = try Self.lines(store.previousPath)
-        #expect(current.prefix(2) == [CompactRecord.header, "!1,0.1"])
-        #expect(previous.prefix(2) == [CompactRecord.header, "!1,0.1"])
+        // The daemon's run goes on in the new file: `+`, not the `!` of a start.
+        #expect(current.prefix(2) == [CompactRecord.header, "+1,0.1"])
+        #expect(previous.prefix(2) == [CompactRecord.header, "+1,0.1"])
         // Each file a trace on its own, its first row's time in full.
         let rows = try Self.rows(store.previousPath) + Self.rows(store.path)
         #expect(rows.count > 3000 && rows.map(\.time) == rows.map(\.time).sorted())

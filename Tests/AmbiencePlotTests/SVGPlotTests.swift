@@ -71,6 +71,21 @@ struct SVGPlotTests {
         #expect(svg.contains("class=\"state-span state-invert\" id=\"a-state-1\""))
     }
 
+    @Test func aRunAfterARebootIsDrawnAfterTheOneBefore() throws {
+        // Two boots of a compact record: 100 s bright, then 100 s dark, its clock starting again.
+        let text = CompactRecord.header + "\n!1,1\n=300^10000\n*99\n!1,1\n=2^5000\n*99\n"
+        var builder = PlotBuilder(configurations: [(name: "a", configuration: plotConfiguration)])
+        var reader = TraceReader()
+        for line in text.split(separator: "\n") { try reader.rows(Array(line.utf8)[...]) { builder.add($0) } }
+        #expect(builder.times.count == 200)
+        #expect(zip(builder.times, builder.times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(builder.runStarts == [110])
+        // A new engine: the second run's first state is a startup, at once, not a light switch.
+        let changes = builder.runs[0].events.filter { $0.kind == .change }
+        #expect(changes.map(\.reason) == [.startup, .startup] && changes.map(\.time) == [10, 110])
+        #expect(SVGPlot.render(builder, title: "two boots").contains("id=\"run-start-0\""))
+    }
+
     @Test func aComparisonAddsASecondBandAndItsEvents() throws {
         let quick = try EngineConfiguration(
             thresholds: plotThresholds, timeConstant: 1, minimumDwell: 1, latencyBound: 4, sampleInterval: 1,

@@ -77,19 +77,10 @@ save_all() {  # save_all OVERRIDE-REGEX BRIGHTNESS-REGEX CONFIG-REGEX: what each
 # A pattern no content matches (a line cannot hold text after its end).
 # shellcheck disable=SC2016 # the $ is the pattern's end of line, not an expansion
 NEVER='^$never^'
-# The record FILE cut where a daemon's run begins (its time starts again with each boot's clock),
-# each part replayed with the header: in the compact format a run begins with its parameters line
-# ("!"), in the CSV of older versions where the time goes back.
+# The record FILE replayed as a whole: each daemon's run in it (a `!` line, its times starting
+# again with each boot's clock) from an engine of its own.
 record_reads() {
-    local part
-    rm -f /tmp/run-*.csv
-    awk -F, 'NR == 1 { header = $0; compact = /^ambience-record /; next }
-        { if (n == 0 || (compact ? /^!/ : $1 + 0 < last)) { n++; file = sprintf("/tmp/run-%03d.csv", n); print header > file } }
-        { print >> file; last = $1 + 0 }' "$1"
-    for part in /tmp/run-*.csv; do
-        [ -e "$part" ] || continue
-        ambience replay "$part" >/tmp/replay.out 2>&1 || { echo "$part:" >>/tmp/replay.out; return 1; }
-    done
+    ambience replay "$1" >/tmp/replay.out 2>&1
 }
 
 # ---- after a cut: what the boot finds ----
@@ -107,12 +98,11 @@ check_boot() {
             *) bad "$(basename "$f")-$cycle: $verdict after the cut during $previous" ;;
         esac
     done
-    # The record reads as a trace, whole rows only; what was on disk before the last flush is kept.
-    # Its times are the boot's clock, so they start again at each boot and replay refuses the file
-    # as a whole ("time goes backwards"); each boot's rows are replayed apart.
+    # The record reads as a trace, whole rows only, across the boots it holds; what was on disk
+    # before the last flush is kept.
     for f in "$STATE/record.csv" "$STATE/record.csv.1"; do
         [ -e "$f" ] || continue
-        if record_reads "$f"; then ok "record-reads-$cycle $(basename "$f") ($(find /tmp -maxdepth 1 -name 'run-*.csv' | wc -l) runs)"; else
+        if record_reads "$f"; then ok "record-reads-$cycle $(basename "$f") ($(grep -c '^!' "$f") runs)"; else
             bad "record-reads-$cycle: ambience replay $f: $(tail -n 2 /tmp/replay.out | tr '\n' ' ')"
         fi
     done
