@@ -15,6 +15,9 @@ public struct Engine: Sendable {
     public private(set) var automaticState: AmbienceState?
     public private(set) var activeOverride: Override?
     public private(set) var isFaulted = false
+    /// The latest time the engine has been given: a caller never hands it an earlier one, or
+    /// a fault raised could come after the sample that answers it.
+    public private(set) var latestTime: Double
 
     public struct Override: Equatable, Sendable {
         public var state: AmbienceState
@@ -45,6 +48,7 @@ public struct Engine: Sendable {
         self.configuration = configuration
         filter = EMAFilter(timeConstant: configuration.timeConstant)
         lastValidTime = startTime
+        latestTime = startTime
     }
 
     public var filteredLux: Double? { filter.value }
@@ -145,6 +149,7 @@ public struct Engine: Sendable {
     }
 
     private mutating func advance(to time: Double, validSampleArrives: Bool) -> [Event] {
+        latestTime = max(latestTime, time)
         var events: [Event] = []
         let faultTime = lastValidTime + configuration.faultAfter
         let faultDue = !isFaulted && (time > faultTime || (time == faultTime && !validSampleArrives))

@@ -214,8 +214,6 @@ public final class Daemon {
     public func run(until end: Double? = nil) throws(DaemonError) {
         parts = try assemble(configuration, Set(DaemonPart.allCases))
         defer { shutDown() }
-        // On the millisecond grid the sample times are (`CompactRecord.sampleTime`), so that
-        // the schedule's slots are too.
         let start = CompactRecord.sampleTime(clock.now)
         engine = Engine(configuration: configuration.engine, startTime: start)
         brightness = configuration.backlight.map { BrightnessEngine(configuration: $0.brightness) }
@@ -223,48 +221,42 @@ public final class Daemon {
         lastPersisted = start
         restoreOverride(at: start)
         restoreBrightnessOverride(at: start)
-        var interval = configuration.engine.sampleInterval
-        var anchor = start
-        var slot = 0
-        var nextSample = start
+        var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
         var nextPoll = start
-        /// While a measurement is under way (a conversion, a retry): when to take it up again.
-        var measurementDue: Double?
+        /// While a measurement is under way (a conversion, a retry): its stamp, and when to take
+        /// it up again.
+        var measuring: (stamp: Double, due: Double)?
         while true {
             let now = clock.now
             if let end, now >= end { return }
-            if now >= measurementDue ?? nextSample {
-                measurementDue = measure()
-                if measurementDue == nil {
-                    // A fixed schedule of whole slots from `start`: no drift, and a slow
-                    // measurement skips slots rather than bunching. Counting slots, not dividing
-                    // times, so that 4.1 / 0.1 coming out as 40.999… can never schedule the same
-                    // slot again.
-                    if interval != configuration.engine.sampleInterval {  // reloaded: a new schedule from now
-                        interval = configuration.engine.sampleInterval
-                        anchor = CompactRecord.sampleTime(now)
-                        slot = 0
+            if now >= measuring?.due ?? schedule.due {
+                let stamp = measuring?.stamp ?? schedule.stamp(beganAt: now)
+                measuring = measure(stamp: stamp).map { (stamp, $0) }
+                if measuring == nil {
+                    if schedule.interval != configuration.engine.sampleInterval {  // reloaded
+                        schedule.restart(interval: configuration.engine.sampleInterval, at: now)
                     }
-                    let elapsedSlots = Int(((clock.now - anchor) / interval).rounded(.down))
-                    slot = max(slot + 1, elapsedSlots + 1)
-                    nextSample = anchor + Double(slot) * interval
+                    schedule.advance(after: clock.now)
                 }
             }
-            dispatch(engine.advance(to: clock.now))
+            // The engine waits at the stamp of the sample to come, which it will be given next:
+            // a fault or an override's end past it is taken after the sample.
+            let horizon = measuring?.stamp ?? schedule.due
+            dispatch(engine.advance(to: min(clock.now, horizon)))
             let backlightDue = driveBacklight()
             // Sinks are polled at most a second apart. When samples come more often than that,
             // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
             // the second) instead of waking the loop once more: a Pi running this for years
             // wakes only to sample.
-            let pollRidesOnSamples = interval < Self.pollInterval
+            let pollRidesOnSamples = schedule.interval < Self.pollInterval
             if clock.now >= nextPoll {
                 for sink in parts.sinks { sink.poll(now: clock.now) }
-                nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? interval : 0)
+                nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? schedule.interval : 0)
             }
-            var deadline = measurementDue ?? nextSample
+            var deadline = measuring?.due ?? schedule.due
             if let due = keepWatchdogHappy() { deadline = min(deadline, due) }
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
-            if let due = engine.nextDeadline { deadline = min(deadline, due) }
+            if let due = engine.nextDeadline, due <= horizon { deadline = min(deadline, due) }
             // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
             // wake-up of its own for a step that sums its tenths another way.
             if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
@@ -290,9 +282,10 @@ public final class Daemon {
         }
     }
 
-    /// Takes the measurement one step on; ingests it when it is done (or failed). Returns when
-    /// to come back while the chip is converting, nil once the sample is in.
-    private func measure() -> Double? {
+    /// Takes the measurement one step on; ingests it when it is done (or failed), as the sample
+    /// of `stamp` (its slot). Returns when to come back while the chip is converting, nil once
+    /// the sample is in.
+    private func measure(stamp: Double) -> Double? {
         guard let sensor = parts.sensor else { return nil }
         let reading: Reading?
         do {
@@ -308,8 +301,8 @@ public final class Daemon {
             quiet.retryAt = nil
             sensorTrouble.failed(quiet.description)
         }
-        // Whole milliseconds, the wake-up's jitter gone: the persistent record predicts them.
-        let time = CompactRecord.sampleTime(clock.now)
+        // An override taken during the conversion has moved the engine past the slot.
+        let time = max(stamp, engine.latestTime)
         let events = engine.ingest(Sample(time: time, lux: reading?.lux))
         // Before the events go out, so that they carry the brightness of the same sample.
         brightness?.ingest(lux: reading?.lux, state: engine.state, at: time)

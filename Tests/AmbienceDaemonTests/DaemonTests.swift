@@ -74,6 +74,8 @@ final class RecordingSink: Sink {
 final class ScriptedWaiter: LoopWaiting {
     let clock: ManualClock
     var script: [(time: Double, wake: SignalWaiter.Wake)]
+    /// How late the wake-up at a deadline comes, wait by wait: a timer's slack, a busy board.
+    var lateness: (Int) -> Double = { _ in 0 }
     private(set) var waits = 0
 
     init(clock: ManualClock, script: [(time: Double, wake: SignalWaiter.Wake)]) {
@@ -88,7 +90,7 @@ final class ScriptedWaiter: LoopWaiting {
             clock.sleep(until: next.time)
             return next.wake
         }
-        clock.sleep(until: deadline)
+        clock.sleep(until: deadline + lateness(waits))
         return .deadline
     }
 }

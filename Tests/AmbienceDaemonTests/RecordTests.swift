@@ -56,8 +56,28 @@ struct DaemonRecordTests {
         let rows = harness.daemon.record.rows
         #expect(rows.first?.state == .regular)
         #expect(rows.contains { $0.lux == nil && $0.isFaulted })
-        #expect(rows.last?.lux == Self.light(rows.last!.time))
+        // Stamped with its slot, the time its measurement began, and read at its conversion's end.
+        #expect(rows.map(\.time) == harness.sensor.readTimes)
+        #expect(rows.last?.lux == Self.light(harness.sensor.doneTimes.last!))
         #expect(rows.allSatisfy { $0.override == nil })
+    }
+
+    @Test func lateWakeUpsStillStampTheSlotsSoTheRecordPredictsEveryTime() throws {
+        let harness = DaemonHarness(
+            configuration: daemonConfiguration(interval: 0.1), script: [(60, .signal(SIGTERM))],
+            light: { _ in 300 })
+        // Up to 3 ms late, as an emulated board wakes, never the same twice running.
+        harness.waiter.lateness = { Double(($0 * 7919) % 31) / 10_000 }
+        try harness.daemon.run()
+        #expect(harness.sensor.readTimes.contains { ($0 * 1000).rounded() != $0 * 1000 })
+        let rows = harness.daemon.record.rows
+        #expect(rows.count == 600)
+        for (index, row) in rows.enumerated() {
+            #expect(row.time == CompactRecord.sampleTime(1000 + Double(index) * 0.1), "row \(index)")
+        }
+        var encoder = CompactRecord.Encoder(parameters: .init(timeConstant: 1, interval: 0.1))
+        let text = rows.map { encoder.line($0) }.joined() + encoder.finish()
+        #expect(!text.contains("@") && text.split(separator: "\n").count < 20, "\(text)")
     }
 
     @Test func theRingKeepsOnlyTheNewestRows() throws {
