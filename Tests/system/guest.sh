@@ -3,12 +3,18 @@
 # rig-checks.service once systemd has brought the system up, from the rig's disk, mounted at
 # /mnt/rig with the two packages (old/, new/) and the unit files as built (units/).
 # Boot 1 installs the package and follows the README's "Installing on a Raspberry Pi" as
-# written, then runs the scenarios and reboots; boot 2 checks what a reboot keeps, then removes
-# and purges the package and powers off. One line per check on the console: "rig: ok NAME" or
-# "rig: FAIL NAME", each check bounded by its own timeout.
+# written, then runs the scenarios; its power is cut while an override is written. Boot 2 checks
+# what the cut kept and what a boot brings up; its power is cut during a record flush. Boot 3
+# checks that cut, and its power is cut while a brightness override is written. Boot 4 checks
+# that one, then removes and purges the package and powers off. The cuts are make
+# test-powercut's actions (Tests/system/powercut-guest.sh); rig/system/run.sh cuts the power.
+# Boot 4 has the root as Raspberry Pi OS's overlay file system makes it (read-only, the changes in
+# RAM), and checks the daemon there. One
+# line per check on the console: "rig: ok NAME" or "rig: FAIL NAME", each check bounded by its
+# own timeout.
 #
-#   guest.sh                 what rig-checks.service runs
-#   guest.sh --run FUNCTION  one check's body (used by check)
+#   guest.sh                        what rig-checks.service runs
+#   guest.sh --run FUNCTION [ARGS]  one check's body (used by check)
 set -uo pipefail
 R=/mnt/rig
 CONFIG=/etc/ambience/ambience.toml
@@ -723,12 +729,61 @@ after_reboot() {
     first=$(($(stat -c %Y /run/ambience/state.json) - $(awk '/^btime/ { print $2 }' /proc/stat)))
     active_at=$(awk -v t="$(systemctl show -P ActiveEnterTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", t / 1e6 }')
     say "figure: boot to the first state event: $first s (kernel start to state.json); ambience active at $active_at s"
-    state_is invert || fail "override not held: $(state)"
+    # The override the cut left on disk, the old one or the new (the cut's check judges which).
+    state_is "$(cut -d' ' -f1 /var/lib/ambience/override)" || fail "override not held: $(state)"
     [ -s /var/lib/ambience/record.csv ] || fail "no record.csv"
     # shellcheck disable=SC2016 # expanded by sh, at each try
     wait_for sh -c '[ "$(systemctl is-system-running)" != starting ]'
     if systemctl --failed --no-legend | grep .; then fail "failed units"; fi
     systemctl is-system-running
+}
+
+# Raspberry Pi OS's overlay file system, as rig/system/guest/etc/rig/overlay-init makes it for
+# this boot: the daemon runs, says once that its state is in RAM, and writes nothing to the disk.
+overlay_root() {
+    local notice='is in RAM (an overlay at / whose changes go to tmpfs at /media/root-rw)'
+    [ "$(findmnt -n -o FSTYPE /)" = overlay ] || fail "/ is $(findmnt -n -o FSTYPE /), not an overlay"
+    findmnt -n -o OPTIONS /media/root-ro | grep -q '^ro,' || fail "the disk's root is not read-only"
+    wait_for active ambience
+    journalctl -b -u ambience -o cat | grep -F "$notice" || fail "no notice that the state is in RAM"
+    ambience override contrast for 1h || fail "ambience override"
+    wait_for state_is contrast
+    grep -q '^contrast until' /var/lib/ambience/override || fail "the override is not in /var/lib/ambience"
+    if cmp -s /var/lib/ambience/override /media/root-ro/var/lib/ambience/override; then
+        fail "the override reached the disk"
+    fi
+    systemctl reload ambience || fail "reload"
+    ambience override auto || fail "ambience override auto"
+    sleep 2
+    [ "$(journalctl -b -u ambience -o cat | grep -cF "$notice")" = 1 ] || fail "the notice came more than once"
+    if systemctl --failed --no-legend --plain | grep -E 'ambience|rig-'; then fail "failed units"; fi
+    active ambience || fail "ambience not active"
+}
+
+# Power cuts: ACTION of make test-powercut (Tests/system/powercut-guest.sh) saves what each file
+# may hold after it, then asks rig/system/run.sh to cut the power; the next boot's check judges.
+cut_power() {  # cut_power ACTION BOOT
+    say "boot $2 done at $(now) s; the power cut during: $1"
+    sync
+    RIG_PREVIOUS=none RIG_CYCLE=$2 bash "$R/powercut-guest.sh" --run "$1" "$1" "$2"
+    # Waiting for the cut: rig/system/run.sh's timeout ends a guest that is never cut.
+    sleep infinity
+}
+after_cut() {  # after_cut ACTION BOOT: the daemon active, each file old or new, the record whole
+    RIG_PREVIOUS=$1 RIG_CYCLE=$2 bash "$R/powercut-guest.sh" --run check_boot "$1" "$2" | tee /tmp/after-cut
+    if grep -q '^rig: FAIL' /tmp/after-cut; then fail "after the cut during $1: $(grep '^rig: FAIL' /tmp/after-cut)"; fi
+    grep -q '^rig: ok record-reads' /tmp/after-cut || fail "no record checked"
+}
+# A flush every 10 s (the shortest allowed), so that the next cut falls during one.
+flush_often() {
+    sed -i 's/^flush_interval = .*/flush_interval = 10/' "$CONFIG"
+    grep -q '^flush_interval = 10$' "$CONFIG" || fail "no flush_interval in $CONFIG"
+    systemctl reload ambience || fail "reload"
+}
+with_backlight() {
+    printf '\n[backlight]\ndevice = "auto"\n' >>"$CONFIG"
+    systemctl reload ambience || fail "reload"
+    wait_for test -n "$(brightness)"
 }
 
 # Scenario 9, second half.
@@ -801,10 +856,10 @@ if [ -f "$R/counts" ]; then
     # shellcheck source=/dev/null # written by check below, on the rig's disk
     . "$R/counts"
 fi
-check() {  # check NAME TIMEOUT FUNCTION
+check() {  # check NAME TIMEOUT FUNCTION [ARGS]
     local name=$1 limit=$2 function=$3 t0 status
     t0=$(now)
-    timeout -k 5 "$limit" bash "$R/guest.sh" --run "$function" >"$R/out/$name" 2>&1
+    timeout -k 5 "$limit" bash "$R/guest.sh" --run "$function" "${@:4}" >"$R/out/$name" 2>&1
     status=$?
     local took
     took=$(awk -v a="$(now)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
@@ -826,14 +881,16 @@ check() {  # check NAME TIMEOUT FUNCTION
 }
 
 if [ "${1:-}" = --run ]; then
-    "$2"
+    "$2" "${@:3}"
     exit
 fi
 
 mkdir -p "$R/out"
 exec 2>&1
-if [ ! -f "$R/boot1" ]; then
-    touch "$R/boot1"
+boot=$(($(cat "$R/boot" 2>/dev/null || echo 0) + 1))
+echo "$boot" >"$R/boot"
+sync
+if [ "$boot" = 1 ]; then
     # shellcheck source=/dev/null # the guest's own
     say "boot 1: $(. /etc/os-release && echo "$PRETTY_NAME"), kernel $(uname -r), up $(now) s"
     # shellcheck disable=SC2016 # expanded by sh, at each try
@@ -883,15 +940,27 @@ if [ ! -f "$R/boot1" ]; then
         [ -e "$R/no-kiosk" ] || check kiosk-labwc 300 kiosk_labwc
         check upgrade 300 upgrade
     }
-    say "boot 1 done at $(now) s; rebooting"
-    sync
-    systemctl reboot
-    exit 0
+    cut_power override 1
 fi
-say "boot 2: up $(now) s"
-check after-reboot 120 after_reboot
-check running-as-shipped-after-boot 60 running_as_shipped
-check journal-notice-after-boot 30 journal_notice
+say "boot $boot: up $(now) s"
+case $boot in
+    2)
+        check after-cut-override 300 after_cut override 1
+        check after-reboot 120 after_reboot
+        check running-as-shipped-after-boot 60 running_as_shipped
+        check journal-notice-after-boot 30 journal_notice
+        check flush-often 60 flush_often && cut_power record 2
+        ;;
+    3)
+        check after-cut-record 300 after_cut record 2
+        # The next boot with the overlay root.
+        check with-backlight 60 with_backlight && say "next-boot overlay-root" && cut_power brightness 3
+        ;;
+    4)
+        check after-cut-brightness 300 after_cut brightness 3
+        check overlay-root 120 overlay_root
+        ;;
+esac
 check remove 120 remove
 check purge 120 purge
 say "$passed passed, $failed failed"

@@ -272,10 +272,12 @@ check_demo() {
 
 # ---- this boot ----
 
-[ "${1:-}" = --run ] && { "$2" "${@:3}"; exit; }
 action=$(arg action)
-cycle=$(arg cycle)
-previous=$(arg previous)
+# make test-system's guest runs an action or check_boot alone (--run FUNCTION ARGS), its cycle and
+# the previous action given in RIG_CYCLE and RIG_PREVIOUS.
+cycle=${RIG_CYCLE:-$(arg cycle)}
+previous=${RIG_PREVIOUS:-$(arg previous)}
+[ "${1:-}" = --run ] && { "$2" "${@:3}"; exit; }
 say "boot $cycle ($action, after $previous): up $(now) s"
 if [ "$action" = install ]; then
     install

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make test-system: the trixie amd64 package, as installed, in a Debian 13 guest booted with
-# systemd and udevd under QEMU (docs/rig.md, "The system rig"). Builds two versions of the package
+# systemd and udevd under QEMU (docs/rig.md, "The system rig"), its power cut three times. Builds two versions of the package
 # from the release binary (an upgrade needs a newer one), lays out the rig's disk (the packages,
 # the unit files as built, Tests/system/guest.sh) and boots the guest (rig/system/run.sh).
 #
@@ -42,7 +42,8 @@ cp "$debs"/2/ambience_*.deb "$payload/new/"
 # The units as the package installs them, to compare with what systemd loaded.
 dpkg-deb --fsys-tarfile "$payload"/old/ambience_*.deb | tar -x -C "$payload/units" --wildcards --strip-components=5 \
     './usr/lib/systemd/system/*.service'
-cp "$repo/Tests/system/guest.sh" "$repo/Tests/system/page-server.py" "$repo/Tests/system/check-shots.py" "$payload/"
+cp "$repo/Tests/system/guest.sh" "$repo/Tests/system/powercut-guest.sh" "$repo/Tests/system/page-server.py" \
+    "$repo/Tests/system/check-shots.py" "$payload/"
 mkdir -p "$payload/browser"
 cp "$repo"/Tests/browser/{observer.py,page1.html,page2.html,outer.html,report.js} "$payload/browser/"
 # For working on the rig: SYSTEM_RIG_ONLY="NAME TIMEOUT FUNCTION;…" runs those checks of

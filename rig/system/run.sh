@@ -2,8 +2,13 @@
 # Boots the system rig's guest (rig/system/setup.sh first) with a fresh copy of its root as
 # /dev/vda and PAYLOAD, a directory holding guest.sh (and what it needs), as /dev/vdb; the
 # guest's rig-checks.service runs /dev/vdb's guest.sh once the system is up. The guest may
-# reboot (QEMU boots it again, same disks) and ends by powering off. Each line the guest writes
-# to its console goes to RIG_LOG; the lines starting with "rig: " are shown as they come.
+# reboot (QEMU boots it again, same disks) and ends by powering off. A guest that prints
+# "rig: cut-now", or "rig: cut-after MIN MAX" (a delay between MIN and MAX seconds, picked here),
+# has its power cut: QEMU killed, no shutdown, no sync, the guest's page cache gone; then it is
+# booted again on the same disks; after "rig: next-boot overlay-root" that boot has its root as
+# Raspberry Pi OS's overlay file system makes it (rig/system/guest/etc/rig/overlay-init). Each
+# line the guest writes to its console goes to RIG_LOG; the lines starting with "rig: " are shown
+# as they come.
 # Exits 0 when the guest printed "rig: N passed, 0 failed", 1 otherwise, or when SYSTEM_RIG_TIMEOUT
 # seconds (default 1800 on amd64, 3600 on arm64) pass first.
 #
@@ -46,19 +51,54 @@ else
     machine=(qemu-system-x86_64 -M pc -accel tcg -cpu max -device VGA)
     console=ttyS0
 fi
-timeout --kill-after=10 "$timeout" "${machine[@]}" -m 2048M -smp 2 \
-    -display none -nodefaults -serial stdio -monitor none \
-    -drive "file=$run/root.img,format=raw,if=virtio" -drive "file=$run/rig.img,format=raw,if=virtio" \
-    -kernel "$root/boot/vmlinuz-$kver" -initrd "$root/boot/initrd.img-$kver" \
-    -append "root=/dev/vda rw console=$console quiet loglevel=3 panic=-1 systemd.show_status=error" \
-    </dev/null | sed -u 's/\r$//' | tee "$log" | grep --line-buffered -ao 'rig: .*'
-statuses=("${PIPESTATUS[@]}")
+# The console's "rig: " lines shown, and the cuts the guest asks for made.
+watch_console() {
+    local line delay qemu
+    while IFS= read -r line; do
+        [[ $line == *"rig: "* ]] || continue
+        line="rig: ${line#*rig: }"
+        case $line in
+            "rig: cut-now" | "rig: cut-after "*)
+                [ ! -e "$run/cut" ] || continue
+                read -r _ _ min max <<<"$line"
+                delay=$(awk -v a="${min:-0}" -v b="${max:-0}" 'BEGIN { srand(); printf "%.2f", a + rand() * (b - a) }')
+                echo "rig: power cut $delay s after the guest asked ($line), at $(elapsed) s"
+                touch "$run/cut"
+                qemu=$(cat "$run/qemu.pid")
+                (sleep "$delay" && kill -KILL "$qemu") &
+                ;;
+            "rig: next-boot overlay-root") touch "$run/overlay-next" ;;
+            *) echo "$line" ;;
+        esac
+    done
+}
+: >"$log"
+deadline=$(($(date +%s) + timeout))
+cuts=0
+while :; do
+    rm -f "$run/cut" "$run/qemu.pid"
+    append="root=/dev/vda rw console=$console quiet loglevel=3 panic=-1 systemd.show_status=error"
+    if [ -e "$run/overlay-next" ]; then
+        rm "$run/overlay-next"
+        # Everything after "--" is init's: the initramfs runs the script on the disk's root.
+        append+=" init=/bin/sh -- /etc/rig/overlay-init"
+        echo "rig: this boot with the overlay root"
+    fi
+    timeout --kill-after=10 "$((deadline - $(date +%s)))" "${machine[@]}" -m 2048M -smp 2 \
+        -display none -nodefaults -serial stdio -monitor none -pidfile "$run/qemu.pid" \
+        -drive "file=$run/root.img,format=raw,if=virtio" -drive "file=$run/rig.img,format=raw,if=virtio" \
+        -kernel "$root/boot/vmlinuz-$kver" -initrd "$root/boot/initrd.img-$kver" \
+        -append "$append" </dev/null | sed -u 's/\r$//' | tee -a "$log" | watch_console
+    statuses=("${PIPESTATUS[@]}")
+    if [ ! -e "$run/cut" ] || [ "$(date +%s)" -ge "$deadline" ]; then break; fi
+    cuts=$((cuts + 1))
+done
 set -e
 if [ "${statuses[0]}" = 124 ] || [ "${statuses[0]}" = 137 ]; then
     echo "rig: FAIL the guest did not finish within ${timeout}s (console: $log)"
     exit 1
 fi
-echo "rig: guest ran for $(elapsed) s in all (console: $log)" >&2
+echo "rig: guest ran for $(elapsed) s in all, $cuts power cuts (console: $log)" >&2
 summary=$(grep -ao 'rig: [0-9]* passed, [0-9]* failed' "$log" | tail -n 1)
 [ -n "$summary" ] || { echo "rig: FAIL the guest reported no result (console: $log)"; exit 1; }
 [[ $summary =~ ,\ 0\ failed ]]

@@ -121,7 +121,8 @@ ln -sf /etc/systemd/system/rig-checks.service "$root/etc/systemd/system/multi-us
 ln -sf /etc/systemd/system/rig-gpio-header.service "$root/etc/systemd/system/sysinit.target.wants/rig-gpio-header.service"
 # The serial console carries the results: no login prompt on it.
 ln -sf /dev/null "$root/etc/systemd/system/serial-getty@$console.service"
-mkdir -p "$root/mnt/rig"
+# Where rig/overlay-init makes the overlay root, and where it puts the two layers.
+mkdir -p "$root/mnt/rig" "$root/mnt/overlay-root" "$root/media/root-ro" "$root/media/root-rw"
 echo kiosk >"$root/etc/hostname"
 # As an installed system has it (debootstrap writes none): the broker is at localhost.
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tkiosk\n' >"$root/etc/hosts"
