@@ -7,7 +7,7 @@ BIN := .build/debug/ambience
 RELEASE_BIN := .build/release/ambience
 PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 15
 
 .PHONY: setup build release demo test unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test lint \
 	fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
