@@ -1,10 +1,12 @@
 /// When the daemon samples, and the time each sample is stamped with: whole slots of the
 /// interval from an anchor on the record's millisecond grid (`CompactRecord.sampleTime`).
 /// A fixed schedule does not drift, and a slow measurement skips slots rather than bunching
-/// them. A sample is stamped with its slot, not with the moment its conversion ended or the
-/// loop woke: those carry the conversion time and the wake-up's jitter (a timer's slack is
-/// 50 µs, an emulated board's a millisecond and more), and the persistent record predicts
-/// the slots, so a stamp off them costs a time token on every row.
+/// them. A sample is stamped with the last slot at or before the moment its reading came in,
+/// not with that moment itself: the moment carries the wake-up's jitter (a timer's slack is
+/// 50 µs, an emulated board's a millisecond and more), and the persistent record predicts the
+/// slots, so a stamp off them costs a time token on every row. The slot is within an interval
+/// of the reading, so a long measurement (a chip's automatic range in the dark) is not dated
+/// back to when it began, which would make its gap to the next look like a fault.
 public struct SampleSchedule: Equatable, Sendable {
     public private(set) var interval: Double
     private var anchor: Double
@@ -18,11 +20,12 @@ public struct SampleSchedule: Equatable, Sendable {
     /// The time of the next slot: when the next measurement is to begin.
     public var due: Double { time(ofSlot: slot) }
 
-    /// The stamp of a measurement begun at `now`: its slot when begun within half an interval
-    /// of it, or `now` on the grid after a longer stall (a suspended board, a stopped
-    /// process), since the slot would then misdate the light.
-    public func stamp(beganAt now: Double) -> Double {
-        now - due < interval / 2 ? due : CompactRecord.sampleTime(now)
+    /// The stamp of a reading that came in at `now`: the last slot at or before it.
+    public func stamp(completedAt now: Double) -> Double {
+        // From one past the division's slot down: 0.3 / 0.1 is 2.9999999999999996.
+        var slot = max(0, Int(((now - anchor) / interval).rounded(.down)) + 1)
+        while slot > 0, time(ofSlot: slot) > now { slot -= 1 }
+        return time(ofSlot: slot)
     }
 
     /// Moves on to the first slot after `now` (never the same slot again), once a sample is in.

@@ -223,15 +223,15 @@ public final class Daemon {
         restoreBrightnessOverride(at: start)
         var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
         var nextPoll = start
-        /// While a measurement is under way (a conversion, a retry): its stamp, and when to take
-        /// it up again.
-        var measuring: (stamp: Double, due: Double)?
+        /// While a measurement is under way (a conversion, a retry): the slot it began in, and
+        /// when to take it up again.
+        var measuring: (begun: Double, due: Double)?
         while true {
             let now = clock.now
             if let end, now >= end { return }
             if now >= measuring?.due ?? schedule.due {
-                let stamp = measuring?.stamp ?? schedule.stamp(beganAt: now)
-                measuring = measure(stamp: stamp).map { (stamp, $0) }
+                let begun = measuring?.begun ?? schedule.due
+                measuring = measure(schedule).map { (begun, $0) }
                 if measuring == nil {
                     if schedule.interval != configuration.engine.sampleInterval {  // reloaded
                         schedule.restart(interval: configuration.engine.sampleInterval, at: now)
@@ -239,10 +239,11 @@ public final class Daemon {
                     schedule.advance(after: clock.now)
                 }
             }
-            // The engine waits at the stamp of the sample to come, which it will be given next:
-            // a fault or an override's end past it is taken after the sample.
-            let horizon = measuring?.stamp ?? schedule.due
-            dispatch(engine.advance(to: min(clock.now, horizon)))
+            // The engine goes no further than just before the slot of the sample to come, which it
+            // will be given next: a fault or an override's end from that slot on is taken with
+            // the sample (a sample right at the fault's deadline is in time).
+            let horizon = measuring?.begun ?? schedule.due
+            dispatch(engine.advance(to: min(clock.now, horizon.nextDown)))
             let backlightDue = driveBacklight()
             // Sinks are polled at most a second apart. When samples come more often than that,
             // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
@@ -256,7 +257,7 @@ public final class Daemon {
             var deadline = measuring?.due ?? schedule.due
             if let due = keepWatchdogHappy() { deadline = min(deadline, due) }
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
-            if let due = engine.nextDeadline, due <= horizon { deadline = min(deadline, due) }
+            if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
             // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
             // wake-up of its own for a step that sums its tenths another way.
             if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
@@ -282,10 +283,10 @@ public final class Daemon {
         }
     }
 
-    /// Takes the measurement one step on; ingests it when it is done (or failed), as the sample
-    /// of `stamp` (its slot). Returns when to come back while the chip is converting, nil once
+    /// Takes the measurement one step on; ingests it when it is done (or failed), stamped with
+    /// its slot on `schedule`. Returns when to come back while the chip is converting, nil once
     /// the sample is in.
-    private func measure(stamp: Double) -> Double? {
+    private func measure(_ schedule: SampleSchedule) -> Double? {
         guard let sensor = parts.sensor else { return nil }
         let reading: Reading?
         do {
@@ -302,7 +303,7 @@ public final class Daemon {
             sensorTrouble.failed(quiet.description)
         }
         // An override taken during the conversion has moved the engine past the slot.
-        let time = max(stamp, engine.latestTime)
+        let time = max(schedule.stamp(completedAt: clock.now), engine.latestTime)
         let events = engine.ingest(Sample(time: time, lux: reading?.lux))
         // Before the events go out, so that they carry the brightness of the same sample.
         brightness?.ingest(lux: reading?.lux, state: engine.state, at: time)

@@ -15,13 +15,16 @@ struct SampleScheduleTests {
         }
     }
 
-    @Test func aMeasurementBegunLateIsStampedWithItsSlotUpToHalfAnInterval() {
-        let schedule = SampleSchedule(interval: 0.5, start: 100)
-        #expect(schedule.stamp(beganAt: 100) == 100)
-        #expect(schedule.stamp(beganAt: 100.0007) == 100)
-        #expect(schedule.stamp(beganAt: 100.249) == 100)
-        // A stall: the slot would misdate the light.
-        #expect(schedule.stamp(beganAt: 100.2503) == 100.251)
+    @Test func aReadingIsStampedWithTheLastSlotAtOrBeforeIt() {
+        let schedule = SampleSchedule(interval: 0.1, start: 100)
+        #expect(schedule.stamp(completedAt: 100) == 100)
+        #expect(schedule.stamp(completedAt: 100.0301) == 100)
+        #expect(schedule.stamp(completedAt: 100.0999) == 100)
+        // A long measurement: the slot it ended in, not the one it began in.
+        #expect(schedule.stamp(completedAt: 101.05) == 101)
+        // 100 + 3 × 0.1 is 100.30000000000001 in binary; the slot is 100.3 on the grid.
+        #expect(schedule.stamp(completedAt: 100.3) == 100.3)
+        #expect(schedule.stamp(completedAt: 100.2999) == 100.2)
     }
 
     @Test func aSlowSampleSkipsSlotsAndARestartBeginsAnew() {

@@ -16,6 +16,8 @@ final class FakeSensor: LightSensor {
     let clock: ManualClock
     var light: (Double) -> Double?
     var conversion: Double
+    /// The conversion times of the first measurements, `conversion` after them.
+    var conversions: [Double] = []
     /// When each measurement began, and when each ended with a reading or a failure.
     private(set) var readTimes: [Double] = []
     private(set) var doneTimes: [Double] = []
@@ -32,6 +34,7 @@ final class FakeSensor: LightSensor {
     func measure() throws(SensorError) -> SensorProgress {
         if convertingUntil == nil {
             readTimes.append(clock.now)
+            let conversion = conversions.isEmpty ? conversion : conversions.removeFirst()
             if conversion > 0 {
                 convertingUntil = clock.now + conversion
             }
@@ -176,6 +179,30 @@ struct DaemonLoopTests {
         for (index, time) in sensor.readTimes.enumerated() {
             #expect(abs(time - Double(index) * 0.1) < 1e-9, "sample \(index) at \(time)")
         }
+    }
+
+    @Test func aMeasurementLongerThanTheFaultTimeIsNoFaultWhenItsReadingComes() throws {
+        // The first read in the dark, its automatic range taking 1.05 s, then 30 ms reads.
+        let harness = DaemonHarness(
+            configuration: daemonConfiguration(interval: 0.2, faultAfter: 1), script: [(10, .signal(SIGTERM))]
+        ) { _ in 5 }
+        harness.sensor.conversions = [1.05]
+        try harness.daemon.run()
+        #expect(!harness.sink.events.contains { $0.kind == .fault }, "\(harness.sink.events.map(\.kind))")
+        // Stamped with the slot each reading came in: 1.0 for the long one, then 1.2, 1.4, …
+        let times = harness.daemon.record.rows.map { ($0.time - 1000) * 1000 }.map { $0.rounded() }
+        #expect(Array(times.prefix(3)) == [1000, 1200, 1400])
+    }
+
+    @Test func aReadingBegunRightAtTheFaultDeadlineIsInTime() throws {
+        // Valid at 0, a failed read at 0.5, and the read begun at 1.0 (the deadline) converting
+        // 30 ms: the loop must not raise the fault while that reading is on its way.
+        let harness = DaemonHarness(
+            configuration: daemonConfiguration(interval: 0.5, faultAfter: 1), script: [(3, .signal(SIGTERM))]
+        ) { time in (0.4..<0.6).contains(time - 1000) ? nil : 300 }
+        try harness.daemon.run()
+        #expect(harness.sensor.readTimes.prefix(3).map { $0 - 1000 } == [0, 0.5, 1])
+        #expect(!harness.sink.events.contains { $0.kind == .fault }, "\(harness.sink.events.map(\.kind))")
     }
 
     @Test func aSlowReadSkipsSlotsInsteadOfBunching() throws {
