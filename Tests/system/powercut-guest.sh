@@ -86,7 +86,7 @@ record_reads() {
 # ---- after a cut: what the boot finds ----
 
 check_boot() {
-    local previous=$1 cycle=$2 verdict f rows kept
+    local previous=$1 cycle=$2 verdict f size kept
     if within 150 active ambience; then ok "daemon-active-$cycle"; else
         bad "daemon-active-$cycle: ambience is $(systemctl is-active ambience) after the cut during $previous"
         journalctl -b -u ambience --no-pager -o cat | tail -n 10 | sed 's/^/rig:     /'
@@ -107,13 +107,19 @@ check_boot() {
         fi
     done
     if [ -e "$SAVED/record.csv" ] && [ ! -e "$STATE/record.csv.1" ]; then
-        rows=$(wc -l <"$SAVED/record.csv")
-        # A batch is at most flush_interval / interval = 100 rows here; two for margin.
-        kept=$((rows > 200 ? rows - 200 : 0))
-        if cmp -s <(head -n "$kept" "$SAVED/record.csv") <(head -n "$kept" "$STATE/record.csv"); then
-            ok "record-kept-$cycle ($kept of $rows rows compared)"
+        # The copy was synced (save_all), so every whole line of it was on the disk before the
+        # cut: all of them must still be there, byte for byte; only a last line the copy caught
+        # half written may have gone (cut at the next start).
+        size=$(wc -c <"$SAVED/record.csv")
+        kept=$size
+        if [ "$(tail -c 1 "$SAVED/record.csv" | od -An -c | tr -d ' ')" != '\n' ]; then
+            kept=$((size - $(tail -n 1 "$SAVED/record.csv" | wc -c)))
+        fi
+        if cmp -s -n "$kept" "$SAVED/record.csv" "$STATE/record.csv" &&
+            [ "$(wc -c <"$STATE/record.csv")" -ge "$kept" ]; then
+            ok "record-kept-$cycle ($kept of $size bytes compared, $(wc -l <"$SAVED/record.csv") lines)"
         else
-            bad "record-kept-$cycle: the first $kept rows of the record before the cut differ"
+            bad "record-kept-$cycle: the record's first $kept bytes, synced before the cut, differ"
         fi
     fi
     if [ "$previous" = demo ]; then check_demo "$cycle"; fi
