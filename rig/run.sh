@@ -8,7 +8,8 @@
 #
 # Environment:
 #   RIG_DIR        build products (default <repo>/.rig)
-#   RIG_TIMEOUT    seconds before a guest is given up on (default 600)
+#   RIG_TIMEOUT    seconds before a guest is given up on (default 1200: a hang guard; the
+#                  scenarios take 6 to 10 minutes here, more beside other emulated guests)
 #   RIG_SMP        virtual CPUs (default 2)
 #   RIG_ACCEL      kvm or tcg (default: kvm where the host really has hardware KVM)
 #   RIG_ARCH       amd64 (default) or arm64: Debian 13's arm64 kernel in qemu-system-aarch64
@@ -23,7 +24,7 @@ set -euo pipefail
 # shellcheck source=rig/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-RIG_TIMEOUT=${RIG_TIMEOUT:-600}
+RIG_TIMEOUT=${RIG_TIMEOUT:-1200}
 RIG_SMP=${RIG_SMP:-2}
 # The kernel command line holds at most 2048 bytes; leave room for the rest of it.
 MAX_ENCODED_COMMAND=1700

@@ -10,7 +10,7 @@
 # line the guest writes to its console goes to RIG_LOG; the lines starting with "rig: " are shown
 # as they come.
 # Exits 0 when the guest printed "rig: N passed, 0 failed", 1 otherwise, or when SYSTEM_RIG_TIMEOUT
-# seconds (default 1800 on amd64, 3600 on arm64) pass first.
+# seconds (default 2700 on amd64, 3600 on arm64) pass first.
 #
 #   rig/system/run.sh PAYLOAD-DIR [ARCH]      ARCH: amd64 (the default) or arm64
 set -euo pipefail
@@ -22,7 +22,7 @@ roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
 root=$roots/trixie-$arch-system
 out=$(realpath -m "${RIG_DIR:-$repo/.rig}")/system
 [ "$arch" = amd64 ] || out=$out-$arch
-[ "$arch" = amd64 ] && timeout=${SYSTEM_RIG_TIMEOUT:-1800} || timeout=${SYSTEM_RIG_TIMEOUT:-3600}
+[ "$arch" = amd64 ] && timeout=${SYSTEM_RIG_TIMEOUT:-2700} || timeout=${SYSTEM_RIG_TIMEOUT:-3600}
 kver=$(cat "$out/kernel-version" 2>/dev/null) || { echo "rig: run rig/system/setup.sh first" >&2; exit 1; }
 run=$out/run
 rm -rf "$run"
