@@ -741,11 +741,14 @@ after_reboot() {
 # Raspberry Pi OS's overlay file system, as rig/system/guest/etc/rig/overlay-init makes it for
 # this boot: the daemon runs, says once that its state is in RAM, and writes nothing to the disk.
 overlay_root() {
-    local notice='is in RAM (an overlay at / whose changes go to tmpfs at /media/root-rw)'
+    # Under the unit, StateDirectory= makes /var/lib/ambience a mount of its own (a bind of the
+    # overlay), so the notice names that as the overlay's mount point.
+    local notice='is in RAM \(an overlay at [^ ]+ whose changes go to tmpfs at /media/root-rw\)'
     [ "$(findmnt -n -o FSTYPE /)" = overlay ] || fail "/ is $(findmnt -n -o FSTYPE /), not an overlay"
     findmnt -n -o OPTIONS /media/root-ro | grep -q '^ro,' || fail "the disk's root is not read-only"
     wait_for active ambience
-    journalctl -b -u ambience -o cat | grep -F "$notice" || fail "no notice that the state is in RAM"
+    journalctl -b -u ambience -o cat | grep -E "$notice" ||
+        fail "no notice that the state is in RAM: $(journalctl -b -u ambience -p warning -o cat | head -n 5)"
     ambience override contrast for 1h || fail "ambience override"
     wait_for state_is contrast
     grep -q '^contrast until' /var/lib/ambience/override || fail "the override is not in /var/lib/ambience"
@@ -755,7 +758,7 @@ overlay_root() {
     systemctl reload ambience || fail "reload"
     ambience override auto || fail "ambience override auto"
     sleep 2
-    [ "$(journalctl -b -u ambience -o cat | grep -cF "$notice")" = 1 ] || fail "the notice came more than once"
+    [ "$(journalctl -b -u ambience -o cat | grep -cE "$notice")" = 1 ] || fail "the notice came more than once"
     if systemctl --failed --no-legend --plain | grep -E 'ambience|rig-'; then fail "failed units"; fi
     active ambience || fail "ambience not active"
 }
