@@ -223,16 +223,16 @@ public final class Daemon {
         restoreBrightnessOverride(at: start)
         var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
         var nextPoll = start
-        /// While a measurement is under way (a conversion, a retry): the slot it began in, and
-        /// when to take it up again.
-        var measuring: (begun: Double, due: Double)?
+        /// While a measurement is under way (a conversion, a retry): when to take it up again.
+        /// The schedule moves on only once the sample is in, so its `due` is the slot the
+        /// measurement began in until then.
+        var measurementDue: Double?
         while true {
             let now = clock.now
             if let end, now >= end { return }
-            if now >= measuring?.due ?? schedule.due {
-                let begun = measuring?.begun ?? schedule.due
-                measuring = measure(schedule).map { (begun, $0) }
-                if measuring == nil {
+            if now >= measurementDue ?? schedule.due {
+                measurementDue = measure(schedule)
+                if measurementDue == nil {
                     if schedule.interval != configuration.engine.sampleInterval {  // reloaded
                         schedule.restart(interval: configuration.engine.sampleInterval, at: now)
                     }
@@ -242,7 +242,7 @@ public final class Daemon {
             // The engine goes no further than just before the slot of the sample to come, which it
             // will be given next: a fault or an override's end from that slot on is taken with
             // the sample (a sample right at the fault's deadline is in time).
-            let horizon = measuring?.begun ?? schedule.due
+            let horizon = schedule.due
             dispatch(engine.advance(to: min(clock.now, horizon.nextDown)))
             let backlightDue = driveBacklight()
             // Sinks are polled at most a second apart. When samples come more often than that,
@@ -254,7 +254,7 @@ public final class Daemon {
                 for sink in parts.sinks { sink.poll(now: clock.now) }
                 nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? schedule.interval : 0)
             }
-            var deadline = measuring?.due ?? schedule.due
+            var deadline = measurementDue ?? schedule.due
             if let due = keepWatchdogHappy() { deadline = min(deadline, due) }
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
             if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
