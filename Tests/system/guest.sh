@@ -9,9 +9,8 @@
 # that one, then removes and purges the package and powers off. The cuts are make
 # test-powercut's actions (Tests/system/powercut-guest.sh); rig/system/run.sh cuts the power.
 # Boot 4 has the root as Raspberry Pi OS's overlay file system makes it (read-only, the changes in
-# RAM), and checks the daemon there. One
-# line per check on the console: "rig: ok NAME" or "rig: FAIL NAME", each check bounded by its
-# own timeout.
+# RAM), and checks the daemon there. One line per check on the console: "rig: ok NAME" or
+# "rig: FAIL NAME", each check bounded by its own timeout.
 #
 #   guest.sh                        what rig-checks.service runs
 #   guest.sh --run FUNCTION [ARGS]  one check's body (used by check)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make test-system: the trixie amd64 package, as installed, in a Debian 13 guest booted with
-# systemd and udevd under QEMU (docs/rig.md, "The system rig"), its power cut three times. Builds two versions of the package
+# systemd and udevd under QEMU (docs/rig.md, "The system rig"), its power cut three times.
+# Builds two versions of the package
 # from the release binary (an upgrade needs a newer one), lays out the rig's disk (the packages,
 # the unit files as built, Tests/system/guest.sh) and boots the guest (rig/system/run.sh).
 #

@@ -53,7 +53,7 @@ else
 fi
 # The console's "rig: " lines shown, and the cuts the guest asks for made.
 watch_console() {
-    local line delay qemu
+    local line delay qemu min max
     while IFS= read -r line; do
         [[ $line == *"rig: "* ]] || continue
         line="rig: ${line#*rig: }"
