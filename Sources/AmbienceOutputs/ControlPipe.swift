@@ -135,11 +135,13 @@ extension ControlPipe {
         var fileMode: mode_t = 0o600
         if mode & 0o060 != 0 { fileMode |= 0o040 }
         if mode & 0o006 != 0 { fileMode |= 0o004 }
-        try Files.replaceAtomically(destination, mode: fileMode, group: groupID) { file throws(Errno) in
-            var writer = BufferedWriter(descriptor: file, capacity: 1 << 14)
-            try writer.write(LightRecord.header + "\n")
-            for index in 0..<record.count { try writer.write(LightRecord.line(record.row(at: index))) }
-            try writer.flush()
+        try Files.persist { () throws(AtomicFile.Failure) in
+            try AtomicFile.replace(destination, mode: fileMode, group: groupID) { file throws(Errno) in
+                var writer = BufferedWriter(descriptor: file, capacity: 1 << 14)
+                try writer.write(LightRecord.header + "\n")
+                for index in 0..<record.count { try writer.write(LightRecord.line(record.row(at: index))) }
+                try writer.flush()
+            }
         }
     }
 }

@@ -98,18 +98,11 @@ enum Files {
         }
     }
 
-    /// Replaces `path` through `AtomicFile`, the one way a file is persisted: old or new
-    /// content, never a part, before and after a power cut.
-    static func replaceAtomically(_ path: String, with contents: String, mode: mode_t) throws(OutputError) {
-        try replaceAtomically(path, mode: mode) { file throws(Errno) in try file.writeAll(contents) }
-    }
-
-    static func replaceAtomically(
-        _ path: String, mode: mode_t, group: gid_t? = nil,
-        writing body: (FileDescriptor) throws(Errno) -> Void
-    ) throws(OutputError) {
+    /// Runs an `AtomicFile` replacement, the one way a file is persisted (old or new content,
+    /// never a part, before and after a power cut), and says its failure as the outputs do.
+    static func persist(_ replacement: () throws(AtomicFile.Failure) -> Void) throws(OutputError) {
         do {
-            try AtomicFile.replace(path, mode: mode, group: group, writing: body)
+            try replacement()
         } catch {
             throw failure(error.operation, error.path, error.errno)
         }

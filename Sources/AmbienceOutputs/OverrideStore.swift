@@ -81,7 +81,9 @@ public struct OverrideStore: Sendable {
     ) throws(OutputError) {
         try Files.makeDirectories(Files.parent(of: path))
         let expiry = duration.map { " until " + String(wallClockNow + $0) } ?? ""
-        try Files.replaceAtomically(path, with: word + expiry + "\n", mode: 0o644)
+        try Files.persist { () throws(AtomicFile.Failure) in
+            try AtomicFile.replace(path, with: word + expiry + "\n", mode: 0o644)
+        }
     }
 
     /// The held word and the seconds it has left (nil: until `auto`); nil when there is no file

@@ -52,7 +52,9 @@ public final class StateFileSink: Sink {
     private func write() {
         guard let line = pending else { return }
         do {
-            try Files.replaceAtomically(path, with: line, mode: mode)
+            try Files.persist { () throws(AtomicFile.Failure) in
+                try AtomicFile.replace(path, with: line, mode: mode)
+            }
             pending = nil
             report.succeeded("\(path): written again")
         } catch {

@@ -15,7 +15,7 @@ import Testing
 
     func make(_ name: String, mode: mode_t) throws -> String {
         let path = directory.file(name)
-        try Files.replaceAtomically(path, with: "x\n", mode: mode)
+        try AtomicFile.replace(path, with: "x\n", mode: mode)
         return path
     }
 

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceSystem
 import AmbienceTestSupport
 import Testing
 
@@ -24,7 +25,7 @@ import Testing
 
     @Test func anEndBeyondTheLongestOverrideHoldsForTheLongest() throws {
         let store = OverrideStore(directory: directory.path)
-        try Files.replaceAtomically(store.path, with: "invert until 8.64e+21\n", mode: 0o644)
+        try AtomicFile.replace(store.path, with: "invert until 8.64e+21\n", mode: 0o644)
         #expect(
             try store.restore(wallClockNow: 1_000) == .hold(.invert, duration: ControlLine.longestOverride))
         try store.save(.hold(.regular, duration: ControlLine.longestOverride), wallClockNow: 1_000)
@@ -44,7 +45,7 @@ import Testing
     @Test func aFileWeDidNotWriteIsAnErrorNotAGuess() throws {
         let store = OverrideStore(directory: directory.path)
         for text in ["dim\n", "invert until soon\n", "invert for 10\n", "\n"] {
-            try Files.replaceAtomically(store.path, with: text, mode: 0o644)
+            try AtomicFile.replace(store.path, with: text, mode: 0o644)
             #expect(throws: OutputError.self) { try store.restore(wallClockNow: 0) }
         }
     }
@@ -69,7 +70,7 @@ struct BrightnessOverrideStoreTests {
 
     @Test func aFileThatIsNotAPercentIsAnError() throws {
         let store = OverrideStore(directory: directory.path)
-        try Files.replaceAtomically(store.brightnessPath, with: "bright\n", mode: 0o644)
+        try AtomicFile.replace(store.brightnessPath, with: "bright\n", mode: 0o644)
         #expect(throws: OutputError.self) { try store.restoreBrightness(wallClockNow: 0) }
     }
 }
