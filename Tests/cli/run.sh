@@ -410,6 +410,15 @@ for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_e
     simulate_stdin_takes_every_line_of_a_read simulate_drives_every_sensor_kind; do
     case " ${CLI_TESTS:-$test} " in *" $test "*) check "$test" "$test" ;; esac
 done
-[ -n "${CLI_TESTS:-}" ] || check harness_ends_a_hanging_test "$HERE/harness-test.sh"
+if [ -n "${CLI_TESTS:-}" ]; then
+    # A name that is no test's would otherwise pass as "0 passed, 0 failed".
+    read -ra named <<<"$CLI_TESTS"
+    if [ $((passed + failed)) != "${#named[@]}" ]; then
+        echo "CLI_TESTS names a test that does not exist: $CLI_TESTS"
+        failed=$((failed + 1))
+    fi
+else
+    check harness_ends_a_hanging_test "$HERE/harness-test.sh"
+fi
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
