@@ -104,15 +104,25 @@ class Rig:
         return process
 
     def start_broker(self):
+        """The broker on a free port. A port found free can be taken by another program's outgoing
+        connection before mosquitto binds it: then a new one is picked. Mosquitto says "running"
+        only once its listener is bound; "Opening ... socket" comes before the bind."""
         log = os.path.join(self.work, "broker.log")
-        open(log, "w").close()
-        os.chmod(log, 0o666)
         conf = os.path.join(self.work, "broker.conf")
-        with open(conf, "w") as file:
-            file.write(f"persistence false\nlog_dest file {log}\nlog_type all\n"
-                       f"listener {self.broker_port} 127.0.0.1\nallow_anonymous true\n")
-        self.spawn("broker", ["mosquitto", "-c", conf], os.path.join(self.work, "broker.err"))
-        eventually(lambda: f"listen socket on port {self.broker_port}" in read(log), "the broker to listen", 10)
+        for _ in range(5):
+            open(log, "w").close()
+            os.chmod(log, 0o666)
+            with open(conf, "w") as file:
+                file.write(f"persistence false\nlog_dest file {log}\nlog_type all\n"
+                           f"listener {self.broker_port} 127.0.0.1\nallow_anonymous true\n")
+            broker = self.spawn("broker", ["mosquitto", "-c", conf], os.path.join(self.work, "broker.err"))
+            eventually(lambda: broker.poll() is not None or " running" in read(log), "the broker to start", 10)
+            if broker.poll() is None:
+                return
+            if "Address already in use" not in read(log):
+                break
+            self.broker_port = free_port()
+        raise Failure(f"the broker did not start: {read(log)}")
 
     def publish(self, topic, payload):
         subprocess.run(["mosquitto_pub", "-p", str(self.broker_port), "-q", "1", "-t", topic, "-m", payload],

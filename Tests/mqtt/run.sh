@@ -53,14 +53,31 @@ make_certificates() {
 }
 
 # start_broker: a broker in $T (the test's directory) on ports $PORT (anonymous), $AUTH_PORT
-# (user kiosk, password right), $TLS_PORT; pid in $T/broker.pid, log in $T/broker.log.
+# (user kiosk, password right), $TLS_PORT; pid in $T/broker.pid, log in $T/broker.log. The first
+# start picks free ports; one can be taken by another program's outgoing connection before the
+# broker binds it, so a first start that finds a port taken picks new ones. A restart keeps its
+# ports: the bridge is configured with them.
 start_broker() {
-    if [ ! -e "$T/broker.conf" ]; then
-        PORT=$(free_port) AUTH_PORT=$(free_port) TLS_PORT=$(free_port)
-        echo "$PORT $AUTH_PORT $TLS_PORT" >"$T/ports"
+    local attempt
+    if [ ! -e "$T/ports" ]; then
         mosquitto_passwd -b -c "$T/passwords" kiosk right 2>/dev/null
         chmod 644 "$T/passwords"
-        cat >"$T/broker.conf" <<CONF
+        for attempt in 1 2 3 4 5; do
+            PORT=$(free_port) AUTH_PORT=$(free_port) TLS_PORT=$(free_port)
+            echo "$PORT $AUTH_PORT $TLS_PORT" >"$T/ports"
+            write_broker_conf
+            launch_broker && return
+            broker_says 'Address already in use' || break
+            echo "a port of $PORT $AUTH_PORT $TLS_PORT was taken (attempt $attempt): new ones"
+        done
+        echo "the broker did not start:"; cat "$T/broker.log" "$T/broker.err"; return 1
+    fi
+    read -r PORT AUTH_PORT TLS_PORT <"$T/ports"
+    launch_broker || { echo "the broker did not start again:"; cat "$T/broker.log" "$T/broker.err"; return 1; }
+}
+
+write_broker_conf() {
+    cat >"$T/broker.conf" <<CONF
 per_listener_settings true
 persistence false
 log_dest file $T/broker.log
@@ -76,16 +93,26 @@ cafile $WORK/tls/ca.pem
 certfile $WORK/tls/server.pem
 keyfile $WORK/tls/server.key
 CONF
-    fi
-    read -r PORT AUTH_PORT TLS_PORT <"$T/ports"
+}
+
+# launch_broker: starts mosquitto on $T/broker.conf and succeeds once it says it runs, which it
+# says after binding every listener ("Opening ... socket" comes before the bind, and an error
+# after it ends the broker). A restart appends to the log: only what follows is read.
+launch_broker() {
+    local pid
     # Started as root, mosquitto becomes the user mosquitto: its log must be writable for it.
     touch "$T/broker.log"
     chmod 666 "$T/broker.log"
+    BROKER_LOG_FROM=$(($(wc -l <"$T/broker.log") + 1))
     mosquitto -c "$T/broker.conf" >>"$T/broker.err" 2>&1 &
-    echo $! >"$T/broker.pid"
-    eventually 10 grep -q "Opening ipv4 listen socket on port $TLS_PORT" "$T/broker.log" || {
-        echo "the broker did not start:"; cat "$T/broker.log" "$T/broker.err"; return 1; }
+    pid=$!
+    echo $pid >"$T/broker.pid"
+    eventually 10 broker_settled $pid || return 1
+    broker_says ' mosquitto version .* running$'
 }
+
+broker_says() { tail -n +"$BROKER_LOG_FROM" "$T/broker.log" | grep -q -- "$1"; }
+broker_settled() { broker_says ' mosquitto version .* running$' || ! kill -0 "$1" 2>/dev/null; }
 
 stop_broker() {
     local pid; pid=$(cat "$T/broker.pid")
