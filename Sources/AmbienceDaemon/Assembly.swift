@@ -28,8 +28,8 @@ public enum Assembly {
             let chip = settings.chip
             switch chip.access {
             case .kernel(let check, let make):
-                if let problem = check(settings.model.settings) { throw .unavailable(problem) }
-                built.sensor = make(settings.model.settings, clock)
+                if let problem = check(settings.model) { throw .unavailable(problem) }
+                built.sensor = make(settings.model, clock)
             case .i2c:
                 do {
                     built.sensor = sensor(settings, bus: try openBus(settings), clock: clock)
@@ -94,7 +94,7 @@ public enum Assembly {
     public static func sensor(
         _ settings: DaemonConfiguration.SensorSettings, bus: any I2CBus, clock: any Clock
     ) -> any LightSensor {
-        settings.chip.makeSensor(settings.model.settings, bus: bus, address: settings.address, clock: clock)
+        settings.chip.makeSensor(settings.model, bus: bus, address: settings.address, clock: clock)
     }
 
     /// The pipes, the state file and the control pipe, as far as `wanted` names them.

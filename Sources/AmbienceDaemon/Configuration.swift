@@ -119,7 +119,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         /// are their defaults.
         public init(
             kind: Kind, bus: I2CBusSelector = .number(Defaults.bus), address: I2CAddress? = nil,
-            force: Bool = false, settings: [any ChipSettings] = []
+            force: Bool = false, settings: [SensorModel] = []
         ) {
             self.kind = kind
             self.bus = bus

@@ -42,12 +42,12 @@ extension DaemonConfiguration {
             [("kind", string(sensor.kind.rawValue))]
                 + (chip.usesBus
                     ? [("bus", busText(sensor.bus)), ("address", sensor.address.description)] : [])
-                + chip.render(sensor.model.settings).sensorKeys.map { ($0.key, $0.value) }
+                + chip.render(sensor.model).sensorKeys.map { ($0.key, $0.value) }
                 + [("interval", Format.number(engine.sampleInterval))]
                 + (chip.usesBus ? [("force", String(sensor.force))] : []))
         // Every chip's table, in the order of `Chips.all`: the others' are checked too, and kept.
         for other in Chips.all where other.tableKeys != nil {
-            let rendering = other.render(sensor.chips[other.kind].settings)
+            let rendering = other.render(sensor.chips[other.kind])
             table(
                 "[sensor.\(other.kind.rawValue)]"
                     + (other.kind == sensor.kind ? "" : "   # not used with this sensor kind"),

@@ -249,6 +249,13 @@ import Testing
         #expect(SensorKind(rawValue: "veml7700") == .veml7700 && SensorKind(rawValue: "veml7701") == nil)
     }
 
+    @Test func aChipsSettingsComeBackOnlyFromItsOwnCaseOfSensorModel() {
+        let model = SensorModel.iio(IIOLightSensor.Settings(device: "bh1750"))
+        #expect(IIOLightSensor.Settings(model)?.device == "bh1750")
+        #expect(BH1750.Settings(model) == nil)
+        #expect(model.chip.kind == .iio && model.description == "iio")
+    }
+
     @Test func everyAddressSaysItsPinsAndTheDefaultIsOneOfThem() {
         for chip in Chips.all where chip.usesBus {
             #expect(chip.addresses.allSatisfy { !$0.pins.isEmpty })

@@ -37,11 +37,13 @@ import Testing
             sensor: .init(
                 kind: .tsl2561, bus: 7, address: 0x29, force: true,
                 settings: [
-                    try BH1750.Settings(mode: .fixed(.low), measurementTime: 31),
-                    TSL2561.Settings(gain: .fixed(.x1), integrationTime: .ms13point7),
-                    VEML7700.Settings(gain: .quarter, integrationTime: .ms25),
-                    TSL2591.Settings(gain: .fixed(.maximum), integrationTime: .ms600),
-                    OPT3001.Settings(range: .fixed(OPT3001.FullScale(number: 11)!), conversionTime: .ms100),
+                    .bh1750(try BH1750.Settings(mode: .fixed(.low), measurementTime: 31)),
+                    .tsl2561(TSL2561.Settings(gain: .fixed(.x1), integrationTime: .ms13point7)),
+                    .veml7700(VEML7700.Settings(gain: .quarter, integrationTime: .ms25)),
+                    .tsl2591(TSL2591.Settings(gain: .fixed(.maximum), integrationTime: .ms600)),
+                    .opt3001(
+                        OPT3001.Settings(
+                            range: .fixed(OPT3001.FullScale(number: 11)!), conversionTime: .ms100)),
                 ]),
             engine: try EngineConfiguration(
                 thresholds: Thresholds(

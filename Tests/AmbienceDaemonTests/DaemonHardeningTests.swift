@@ -59,7 +59,7 @@ final class RealPartsRig {
         -> DaemonConfiguration
     {
         DaemonConfiguration(
-            sensor: .init(kind: .bh1750, settings: [try! BH1750.Settings(mode: .fixed(.high))]),
+            sensor: .init(kind: .bh1750, settings: [.bh1750(try! BH1750.Settings(mode: .fixed(.high)))]),
             engine: daemonConfiguration().engine,
             gpio: GPIOIndicator.Configuration(chip: "gpiochip0", lines: lines),
             pipes: .init(paths: [directory.path + "/state"], mode: pipeMode),

@@ -19,45 +19,34 @@ public struct SensorKind: RawRepresentable, Hashable, Sendable, CustomStringConv
     public var description: String { rawValue }
 
     /// Every kind a descriptor in `Chips.all` has, in that list's order.
-    public static var allCases: [SensorKind] { Chips.all.map(\.kind) }
+    public static var allCases: [SensorKind] { Chips.all.map { $0.kind } }
 }
 
 /// A chip's settings, as its `[sensor.CHIP]` table gives them: one type per chip, beside its driver.
 public protocol ChipSettings: Equatable, Sendable {
-    /// The chip these settings are for.
-    static var kind: SensorKind { get }
     /// What a file without the chip's table means: the driver's automatic behaviour.
     static var defaults: Self { get }
+    /// These settings as every chip's are carried: the chip's case of `SensorModel`.
+    var model: SensorModel { get }
+    /// The settings of a model of this chip; nil for another chip's.
+    init?(_ model: SensorModel)
 }
 
 extension ChipSettings {
-    /// Equality across the type erasure: settings of another chip are never equal.
-    public func isEqual(to other: any ChipSettings) -> Bool {
-        (other as? Self) == self
-    }
+    /// The chip these settings are for.
+    public static var kind: SensorKind { defaults.model.kind }
 }
 
-/// The chip the daemon reads, with its settings: one value per chip, each carrying that chip's
-/// own settings type (`BH1750.Settings`, `VEML7700.Settings`…, or the IIO device).
-public struct SensorModel: Equatable, Sendable, CustomStringConvertible {
-    public let settings: any ChipSettings
+extension SensorModel {
+    public init(_ settings: some ChipSettings) { self = settings.model }
 
-    public init(_ settings: any ChipSettings) { self.settings = settings }
-
-    public var kind: SensorKind { type(of: settings).kind }
     /// Its descriptor in `Chips.all`.
     public var chip: ChipDescriptor { Chips.descriptor(kind) }
 
     /// The settings when they are of this type (the model is that chip), else nil.
-    public func settings<Settings: ChipSettings>(_ type: Settings.Type) -> Settings? {
-        settings as? Settings
-    }
+    public func settings<Settings: ChipSettings>(_ type: Settings.Type) -> Settings? { Settings(self) }
 
     public var description: String { kind.rawValue }
-
-    public static func == (lhs: SensorModel, rhs: SensorModel) -> Bool {
-        lhs.settings.isEqual(to: rhs.settings)
-    }
 }
 
 /// Every chip's settings table as the configuration gave it (defaults where it did not): the
@@ -65,19 +54,19 @@ public struct SensorModel: Equatable, Sendable, CustomStringConvertible {
 public struct ChipSettingsSet: Equatable, Sendable {
     private var byKind: [SensorKind: SensorModel] = [:]
 
-    public init(_ settings: [any ChipSettings] = []) {
-        for one in settings { byKind[type(of: one).kind] = SensorModel(one) }
+    public init(_ models: [SensorModel] = []) {
+        for model in models { byKind[model.kind] = model }
     }
 
     /// The chip's settings: as set, or its defaults.
     public subscript(kind: SensorKind) -> SensorModel {
-        get { byKind[kind] ?? SensorModel(Chips.descriptor(kind).defaults) }
+        get { byKind[kind] ?? Chips.descriptor(kind).defaults }
         set { byKind[kind] = newValue }
     }
 
     public subscript<Settings: ChipSettings>(type: Settings.Type) -> Settings {
-        get { byKind[Settings.kind]?.settings(Settings.self) ?? Settings.defaults }
-        set { byKind[Settings.kind] = SensorModel(newValue) }
+        get { byKind[Settings.kind].flatMap(Settings.init) ?? Settings.defaults }
+        set { byKind[Settings.kind] = newValue.model }
     }
 
     public static func == (lhs: ChipSettingsSet, rhs: ChipSettingsSet) -> Bool {
@@ -114,15 +103,30 @@ public struct ChipRendering: Sendable {
     }
 }
 
-/// How the daemon reaches a chip, and how its driver is made.
-public enum ChipAccess: Sendable {
+/// How the daemon reaches a chip, and how its driver is made from `Settings`: the chip's own
+/// settings type where the chip declares it, `SensorModel` in its descriptor.
+public enum ChipAccess<Settings: Sendable>: Sendable {
     /// On an I2C bus, at one of its addresses.
-    case i2c(make: @Sendable (any ChipSettings, any I2CBus, I2CAddress, any Clock) -> any LightSensor)
+    case i2c(make: @Sendable (Settings, any I2CBus, I2CAddress, any Clock) -> any LightSensor)
     /// Through a kernel driver: no bus or address of its own. `check` says at once why it cannot be
     /// read (no such device), before the daemon starts.
     case kernel(
-        check: @Sendable (any ChipSettings) -> String?,
-        make: @Sendable (any ChipSettings, any Clock) -> any LightSensor)
+        check: @Sendable (Settings) -> String?,
+        make: @Sendable (Settings, any Clock) -> any LightSensor)
+}
+
+extension ChipAccess where Settings: ChipSettings {
+    /// The same access given any chip's model: this chip's settings (its defaults for another's).
+    var forModels: ChipAccess<SensorModel> {
+        switch self {
+        case .i2c(let make):
+            .i2c { model, bus, address, clock in make(Settings(model) ?? .defaults, bus, address, clock) }
+        case .kernel(let check, let make):
+            .kernel(
+                check: { model in check(Settings(model) ?? .defaults) },
+                make: { model, clock in make(Settings(model) ?? .defaults, clock) })
+        }
+    }
 }
 
 /// What a chip is to the rest of the program, kept beside its driver: its kind word, addresses
@@ -139,19 +143,19 @@ public struct ChipDescriptor: Sendable {
     public let addresses: [ChipAddress]
     /// Where the driver looks when the file gives no address.
     public let defaultAddress: I2CAddress
-    public let defaults: any ChipSettings
+    public let defaults: SensorModel
     /// The keys of `[sensor.KIND]`; nil when the chip has no table.
     public let tableKeys: [String]?
     /// Keys the chip adds to `[sensor]` itself.
     public let sensorKeys: [String]
-    public let access: ChipAccess
+    public let access: ChipAccess<SensorModel>
     /// Chips sharing an address are asked in this order, lowest first (list order otherwise).
     public let probeOrder: Int
     /// Nil when the chip is not looked for on a bus; else the outcome, or nil when it is not this
     /// chip (nothing answers, or another chip at a shared address should be asked).
     public let probe: Probe?
-    private let decodeErased: @Sendable (Section, SensorKind?, inout ConfigurationDecoder) -> any ChipSettings
-    private let renderErased: @Sendable (any ChipSettings) -> ChipRendering
+    private let decodeModel: @Sendable (Section, SensorKind?, inout ConfigurationDecoder) -> SensorModel
+    private let renderModel: @Sendable (SensorModel) -> ChipRendering
 
     /// `decode` reads the chip's table (`[sensor.KIND]`, its unknown keys already refused) when
     /// `tableKeys` is given, else `[sensor]` itself; it is told the chosen kind, and reads the
@@ -162,20 +166,20 @@ public struct ChipDescriptor: Sendable {
         decode: @escaping @Sendable (Section, SensorKind?, inout ConfigurationDecoder) -> Settings,
         render: @escaping @Sendable (Settings) -> ChipRendering,
         probeOrder: Int = 0, probe: Probe?,
-        access: ChipAccess
+        access: ChipAccess<Settings>
     ) {
         kind = Settings.kind
         self.name = name
         self.addresses = addresses
         self.defaultAddress = defaultAddress ?? addresses.first?.address ?? 0
-        defaults = Settings.defaults
+        defaults = Settings.defaults.model
         self.tableKeys = tableKeys
         self.sensorKeys = sensorKeys
-        decodeErased = { section, chosen, decoder in decode(section, chosen, &decoder) }
-        renderErased = { render($0 as? Settings ?? Settings.defaults) }
+        decodeModel = { section, chosen, decoder in decode(section, chosen, &decoder).model }
+        renderModel = { render(Settings($0) ?? Settings.defaults) }
         self.probeOrder = probeOrder
         self.probe = probe
-        self.access = access
+        self.access = access.forModels
     }
 
     /// Whether the chip is on a bus the daemon opens (bus, address and force apply).
@@ -184,7 +188,7 @@ public struct ChipDescriptor: Sendable {
         return false
     }
 
-    public var addressValues: [I2CAddress] { addresses.map(\.address) }
+    public var addressValues: [I2CAddress] { addresses.map { $0.address } }
 
     /// "0x44 (ADDR to GND), 0x45 (ADDR to VDD) or …": the addresses and their pins, for messages.
     public var addressChoices: String {
@@ -196,22 +200,22 @@ public struct ChipDescriptor: Sendable {
     /// Reads the chip's settings from `[sensor]` (its table, or its keys there).
     public func decode(
         sensor: Section, chosen: SensorKind?, decoder: inout ConfigurationDecoder
-    ) -> any ChipSettings {
-        guard let tableKeys else { return decodeErased(sensor, chosen, &decoder) }
+    ) -> SensorModel {
+        guard let tableKeys else { return decodeModel(sensor, chosen, &decoder) }
         let section = decoder.section(kind.rawValue, of: sensor)
         decoder.allowOnly(tableKeys, in: section)
-        return decodeErased(section, chosen, &decoder)
+        return decodeModel(section, chosen, &decoder)
     }
 
-    public func render(_ settings: any ChipSettings) -> ChipRendering { renderErased(settings) }
+    public func render(_ model: SensorModel) -> ChipRendering { renderModel(model) }
 
     /// The driver for these settings on `bus` (not used by a kernel chip) at `address`.
     public func makeSensor(
-        _ settings: any ChipSettings, bus: any I2CBus, address: I2CAddress, clock: any Clock
+        _ model: SensorModel, bus: any I2CBus, address: I2CAddress, clock: any Clock
     ) -> any LightSensor {
         switch access {
-        case .i2c(let make): make(settings, bus, address, clock)
-        case .kernel(_, let make): make(settings, clock)
+        case .i2c(let make): make(model, bus, address, clock)
+        case .kernel(_, let make): make(model, clock)
         }
     }
 }

@@ -8,8 +8,13 @@ extension SensorKind {
 }
 
 extension BH1750.Settings: ChipSettings {
-    public static var kind: SensorKind { .bh1750 }
     public static var defaults: Self { .automatic }
+    public var model: SensorModel { .bh1750(self) }
+
+    public init?(_ model: SensorModel) {
+        guard case .bh1750(let settings) = model else { return nil }
+        self = settings
+    }
 }
 
 extension BH1750 {
@@ -31,7 +36,7 @@ extension BH1750 {
         },
         probe: { bus, address, clock in probe(bus, address, clock) },
         access: .i2c { settings, bus, address, clock in
-            BH1750(bus: bus, address: address, settings: settings as? Settings ?? .automatic, clock: clock)
+            BH1750(bus: bus, address: address, settings: settings, clock: clock)
         })
 
     /// Read by the driver's own types, whose refusals (MTreg with automatic ranging) are placed

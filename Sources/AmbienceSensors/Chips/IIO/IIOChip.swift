@@ -15,8 +15,13 @@ extension IIOLightSensor {
 
         public init(device: String? = nil) { self.device = device }
 
-        public static var kind: SensorKind { .iio }
         public static var defaults: Self { Self() }
+        public var model: SensorModel { .iio(self) }
+
+        public init?(_ model: SensorModel) {
+            guard case .iio(let settings) = model else { return nil }
+            self = settings
+        }
     }
 
     /// `kind = "iio"` with `device` in `[sensor]` itself; not looked for on a bus (`probe` lists
@@ -45,13 +50,13 @@ extension IIOLightSensor {
             check: { settings in
                 // As a wrong bus is, a device that is not there is reported at once.
                 do {
-                    _ = try IIOChannel.find((settings as? Settings)?.device ?? "")
+                    _ = try IIOChannel.find(settings.device ?? "")
                     return nil
                 } catch {
                     return "IIO light sensor: \(error)"
                 }
             },
             make: { settings, clock in
-                IIOLightSensor(device: (settings as? Settings)?.device ?? "", clock: clock)
+                IIOLightSensor(device: settings.device ?? "", clock: clock)
             }))
 }

@@ -8,8 +8,13 @@ extension SensorKind {
 }
 
 extension OPT3001.Settings: ChipSettings {
-    public static var kind: SensorKind { .opt3001 }
     public static var defaults: Self { Self() }
+    public var model: SensorModel { .opt3001(self) }
+
+    public init?(_ model: SensorModel) {
+        guard case .opt3001(let settings) = model else { return nil }
+        self = settings
+    }
 }
 
 extension OPT3001 {
@@ -55,7 +60,7 @@ extension OPT3001 {
                 OPT3001(bus: bus, address: address, clock: clock), clock)
         },
         access: .i2c { settings, bus, address, clock in
-            OPT3001(bus: bus, address: address, settings: settings as? Settings ?? Settings(), clock: clock)
+            OPT3001(bus: bus, address: address, settings: settings, clock: clock)
         })
 
     /// "auto", or the number of a full-scale range (0 holds 40.95 lx, each next one twice as much).

@@ -8,8 +8,13 @@ extension SensorKind {
 }
 
 extension TSL2561.Settings: ChipSettings {
-    public static var kind: SensorKind { .tsl2561 }
     public static var defaults: Self { Self() }
+    public var model: SensorModel { .tsl2561(self) }
+
+    public init?(_ model: SensorModel) {
+        guard case .tsl2561(let settings) = model else { return nil }
+        self = settings
+    }
 }
 
 extension TSL2561 {
@@ -46,7 +51,7 @@ extension TSL2561 {
         },
         probe: { bus, address, clock in probe(bus, address, clock) },
         access: .i2c { settings, bus, address, clock in
-            TSL2561(bus: bus, address: address, settings: settings as? Settings ?? Settings(), clock: clock)
+            TSL2561(bus: bus, address: address, settings: settings, clock: clock)
         })
 
     /// Reading the ID register is harmless to any chip that may sit there.

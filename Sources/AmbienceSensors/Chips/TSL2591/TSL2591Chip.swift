@@ -8,8 +8,13 @@ extension SensorKind {
 }
 
 extension TSL2591.Settings: ChipSettings {
-    public static var kind: SensorKind { .tsl2591 }
     public static var defaults: Self { Self() }
+    public var model: SensorModel { .tsl2591(self) }
+
+    public init?(_ model: SensorModel) {
+        guard case .tsl2591(let settings) = model else { return nil }
+        self = settings
+    }
 }
 
 extension TSL2591 {
@@ -48,7 +53,7 @@ extension TSL2591 {
                 "TSL2591", by: "its ID register", TSL2591(bus: bus, address: address, clock: clock), clock)
         },
         access: .i2c { settings, bus, address, clock in
-            TSL2591(bus: bus, address: address, settings: settings as? Settings ?? Settings(), clock: clock)
+            TSL2591(bus: bus, address: address, settings: settings, clock: clock)
         })
 }
 

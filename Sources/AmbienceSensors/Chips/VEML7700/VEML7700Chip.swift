@@ -8,8 +8,13 @@ extension SensorKind {
 }
 
 extension VEML7700.Settings: ChipSettings {
-    public static var kind: SensorKind { .veml7700 }
     public static var defaults: Self { .automatic }
+    public var model: SensorModel { .veml7700(self) }
+
+    public init?(_ model: SensorModel) {
+        guard case .veml7700(let settings) = model else { return nil }
+        self = settings
+    }
 }
 
 extension VEML7700 {
@@ -46,7 +51,7 @@ extension VEML7700 {
                 "VEML7700", by: "its ID register", VEML7700(bus: bus, address: address, clock: clock), clock)
         },
         access: .i2c { settings, bus, address, clock in
-            VEML7700(bus: bus, address: address, settings: settings as? Settings ?? .automatic, clock: clock)
+            VEML7700(bus: bus, address: address, settings: settings, clock: clock)
         })
 
     /// `gain` is "auto" (gain and integration time follow the light) or a gain; `integration`
