@@ -31,7 +31,7 @@ public struct Command: Sendable {
     /// The usage as `--help` prints it: the synopsis after `usage: `, each form's lines aligned.
     public var help: String {
         var lines = usage.split(separator: "\n", omittingEmptySubsequences: false)
-        let synopsisEnd = lines.firstIndex(where: \.isEmpty) ?? lines.endIndex
+        let synopsisEnd = lines.firstIndex(where: { $0.isEmpty }) ?? lines.endIndex
         for index in lines.indices[..<synopsisEnd] {
             lines[index] = (index == lines.startIndex ? "usage: " : "       ") + lines[index]
         }

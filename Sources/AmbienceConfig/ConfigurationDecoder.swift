@@ -38,7 +38,7 @@ public struct ConfigurationDecoder {
             let b = second.element
             return (a.file == mainFile ? 0 : 1, a.file, a.line ?? 0, first.offset)
                 < (b.file == mainFile ? 0 : 1, b.file, b.line ?? 0, second.offset)
-        }.map(\.element)
+        }.map { $0.element }
     }
 
     /// Where each key that was read was set, so a fault found later (by the engine's own
@@ -172,7 +172,7 @@ public struct ConfigurationDecoder {
         _ name: String, in section: Section, meaning: String
     ) -> Choice? where Choice.RawValue == String {
         choice(
-            name, in: section, meaning: meaning, among: Array(Choice.allCases), spelled: \.rawValue,
+            name, in: section, meaning: meaning, among: Array(Choice.allCases), spelled: { $0.rawValue },
             parsing: Choice.init(rawValue:))
     }
 

@@ -37,7 +37,7 @@ public struct ConfigFileErrors: Error, Equatable, Sendable, CustomStringConverti
 
     public init(_ errors: [ConfigFileError]) { self.errors = errors }
 
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+    public var description: String { errors.map { $0.description }.joined(separator: "\n") }
 }
 
 /// Where a key of the configuration was set: its file and line.

@@ -95,7 +95,7 @@ extension DaemonConfiguration {
         let defaults = BrightnessConfiguration.indoorKiosk
         let curve = decodeCurve("curve", in: section, field: .curve, decoder: &decoder) ?? defaults.curve
         let curves = decoder.section("curves", of: section)
-        decoder.allowOnly(AmbienceState.allCases.map(\.rawValue), in: curves)
+        decoder.allowOnly(AmbienceState.allCases.map { $0.rawValue }, in: curves)
         let invert = decodeCurve("invert", in: curves, field: .curveInvert, decoder: &decoder)
         let regular = decodeCurve("regular", in: curves, field: .curveRegular, decoder: &decoder)
         let contrast = decodeCurve("contrast", in: curves, field: .curveContrast, decoder: &decoder)

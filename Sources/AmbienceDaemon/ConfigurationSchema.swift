@@ -79,12 +79,12 @@ extension DaemonConfiguration {
     ) -> (SensorSettings?, interval: Double?) {
         let section = decoder.section("sensor", of: root)
         decoder.allowOnly(
-            ["kind", "bus", "address", "interval", "force"] + Chips.all.flatMap(\.sensorKeys)
-                + Chips.all.filter { $0.tableKeys != nil }.map(\.kind.rawValue), in: section)
-        let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map(\.rawValue))
+            ["kind", "bus", "address", "interval", "force"] + Chips.all.flatMap { $0.sensorKeys }
+                + Chips.all.filter { $0.tableKeys != nil }.map { $0.kind.rawValue }, in: section)
+        let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map { $0.rawValue })
         let kind = decoder.choice(
             "kind", in: section, meaning: "a sensor kind", among: SensorSettings.Kind.allCases,
-            spelled: \.rawValue, parsing: SensorSettings.Kind.init(rawValue:))
+            spelled: { $0.rawValue }, parsing: SensorSettings.Kind.init(rawValue:))
         if !decoder.isGiven("kind", in: section) {
             decoder.missing("kind", in: section, "required: the light sensor, \(kinds)")
         }
@@ -220,7 +220,7 @@ extension DaemonConfiguration {
         // The lines are one setting: a file that gives them replaces the board's set whole, so
         // that choosing fewer lines than the board suggests is possible.
         let everyLines = decoder.section("lines", of: section)
-        let states = AmbienceState.allCases.map(\.rawValue)
+        let states = AmbienceState.allCases.map { $0.rawValue }
         decoder.allowOnly(states, in: everyLines)
         let lines = Section(path: everyLines.path, layers: Array(everyLines.layers.prefix(1)))
         var offsets: [AmbienceState: UInt32] = [:]

@@ -263,7 +263,7 @@ public final class Daemon {
             if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
             if let end { deadline = min(deadline, end) }
             let watched = (parts.control?.descriptor).map { [$0] } ?? []
-            switch waiter.wait(until: deadline, descriptors: watched + inputs.map(\.descriptor)) {
+            switch waiter.wait(until: deadline, descriptors: watched + inputs.map { $0.descriptor }) {
             case .deadline:
                 continue
             case .signal(SIGHUP):
@@ -521,7 +521,7 @@ public final class Daemon {
         do {
             next = try reload()
         } catch {
-            logRejectedReload(error.errors.map(\.description))
+            logRejectedReload(error.errors.map { $0.description })
             return
         }
         let changed = DaemonPart.changed(from: configuration, to: next)
@@ -576,7 +576,7 @@ public final class Daemon {
     }
 
     private static func lines(of error: DaemonError) -> [String] {
-        if case .configuration(let errors) = error { return errors.errors.map(\.description) }
+        if case .configuration(let errors) = error { return errors.errors.map { $0.description } }
         return [error.description]
     }
 

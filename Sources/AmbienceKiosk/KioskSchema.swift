@@ -29,7 +29,7 @@ extension KioskSettings {
     /// The table out of the file's top level, its faults into `decoder`.
     public static func decode(_ root: Section, decoder: inout ConfigurationDecoder) -> KioskSettings {
         let section = decoder.section("kiosk", of: root)
-        let states = AmbienceState.allCases.map(\.rawValue)
+        let states = AmbienceState.allCases.map { $0.rawValue }
         decoder.allowOnly(keys + states, in: section)
         var settings = KioskSettings()
         settings.pipe = decoder.absolutePath("pipe", in: section) ?? settings.pipe
@@ -69,7 +69,7 @@ extension KioskSettings {
     ) -> Appearance? {
         let section = decoder.section(state.rawValue, of: kiosk)
         guard !section.layers.isEmpty else { return nil }
-        decoder.allowOnly(MediaFeature.known.map(\.name) + ["auto_dark_mode"], in: section)
+        decoder.allowOnly(MediaFeature.known.map { $0.name } + ["auto_dark_mode"], in: section)
         var features: [MediaFeature] = []
         for (name, values) in MediaFeature.known {
             guard let (text, line, file) = decoder.string(name, in: section) else { continue }

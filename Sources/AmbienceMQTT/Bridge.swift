@@ -269,7 +269,7 @@ public final class Bridge {
     /// With the backlight not known yet, the brightness entities' own topics are not stale.
     public var staleDiscoveryTopics: [String] {
         let all = Discovery(topics: topics, name: "").allTopics
-        let current = Set(documents(backlight: backlight ?? true).map(\.topic))
+        let current = Set(documents(backlight: backlight ?? true).map { $0.topic })
         return all.filter { !current.contains($0) }
     }
 
@@ -296,10 +296,10 @@ public final class Bridge {
     /// the brightness documents announced before and no longer wanted are emptied (a device's
     /// new document itself removes the components it leaves out).
     private func announce() -> [BridgeAction] {
-        let wanted = Set(documents(backlight: backlight ?? false).map(\.topic))
+        let wanted = Set(documents(backlight: backlight ?? false).map { $0.topic })
         let dropped =
             announced
-            ? documents(backlight: announcedBacklight).map(\.topic).filter { !wanted.contains($0) } : []
+            ? documents(backlight: announcedBacklight).map { $0.topic }.filter { !wanted.contains($0) } : []
         announced = true
         announcedBacklight = backlight ?? false
         return dropped.map { .publish(Publication(topic: $0, payload: "", retain: true)) } + announcement()

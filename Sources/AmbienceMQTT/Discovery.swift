@@ -49,7 +49,7 @@ public struct Discovery: Sendable {
         public var options: [(String, JSONValue)]
     }
 
-    public static let overrideOptions = ["auto"] + AmbienceState.allCases.map(\.rawValue)
+    public static let overrideOptions = ["auto"] + AmbienceState.allCases.map { $0.rawValue }
 
     /// The screen's brightness as a `number`, 0 to 100 %, as Home Assistant's own kiosk
     /// integration shows a screen's brightness (not a `light`: "turn off all lights" would then

@@ -32,7 +32,7 @@ public enum SVGPlot {
         let bandsTop = top + plotHeight + 28
         let axisTop = bandsTop + Double(plot.runs.count) * (bandHeight + 6)
         let tableTop = axisTop + 64
-        let summaries = plot.runs.map(\.summary)
+        let summaries = plot.runs.map { $0.summary }
         let table = SummaryTable.rows(summaries)
         let height = tableTop + Double(table.count + 1) * rowHeight + 16
 
@@ -60,7 +60,7 @@ public enum SVGPlot {
         }
         body += timeAxis(xScale, top: axisTop)
         body += legend(plot, x: left + plotWidth + 76, y: top)
-        body += summaryTable(table, names: plot.runs.map(\.name), top: tableTop)
+        body += summaryTable(table, names: plot.runs.map { $0.name }, top: tableTop)
         return document(height: height, body: body)
     }
 

@@ -39,7 +39,7 @@ public enum I2CBusSelector: Equatable, Sendable, CustomStringConvertible {
         case .number(let number):
             return number
         case .name(let pattern):
-            return adapters.filter { fnmatch(pattern, $0.name, 0) == 0 }.map(\.number).min()
+            return adapters.filter { fnmatch(pattern, $0.name, 0) == 0 }.map { $0.number }.min()
         }
     }
 

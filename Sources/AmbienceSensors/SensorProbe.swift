@@ -33,9 +33,9 @@ public struct ProbeFinding: Sendable {
 public enum SensorProbe {
     /// The chips looked for on a bus, in the order chips sharing an address are asked.
     static let chips = Chips.all.filter { $0.probe != nil }.enumerated()
-        .sorted { ($0.element.probeOrder, $0.offset) < ($1.element.probeOrder, $1.offset) }.map(\.element)
+        .sorted { ($0.element.probeOrder, $0.offset) < ($1.element.probeOrder, $1.offset) }.map { $0.element }
 
-    public static let addresses = Array(Set(chips.flatMap(\.addressValues))).sorted()
+    public static let addresses = Array(Set(chips.flatMap { $0.addressValues })).sorted()
 
     /// At each address, the first chip that can sit there and gives an outcome.
     public static func scan(_ bus: any I2CBus, clock: any Clock) -> [ProbeFinding] {

@@ -104,7 +104,7 @@ extension FileDescriptor {
             if error == .interrupted { return Array(repeating: 0, count: requests.count) }
             throw error
         }
-        return polled.map(\.revents)
+        return polled.map { $0.revents }
     }
 }
 

@@ -67,7 +67,7 @@ public enum Subprocess {
         posix_spawnattr_setflags(&attributes, Int16(flags))
         // Each source first moves above every target number, so that no dup2 overwrites a
         // source still to come, and none is a dup2 onto itself (which would keep close-on-exec).
-        let lowest = (descriptors.map(\.1).max() ?? 2) + 1
+        let lowest = (descriptors.map { $0.1 }.max() ?? 2) + 1
         var moved: [Int32] = []
         defer { for descriptor in moved { Glibc.close(descriptor) } }
         var actions = posix_spawn_file_actions_t()
@@ -133,7 +133,7 @@ public enum Environment {
 
     /// `entries` with `variables` set: an entry of the same name is replaced, none is repeated.
     public static func setting(_ variables: KeyValuePairs<String, String>, in entries: [String]) -> [String] {
-        let names = Set(variables.map(\.key))
+        let names = Set(variables.map { $0.key })
         return entries.filter { !names.contains(String($0.prefix { $0 != "=" })) }
             + variables.map { $0.key + "=" + $0.value }
     }

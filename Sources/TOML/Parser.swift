@@ -122,7 +122,7 @@ struct Parser {
         }
         table.closedToRedefinition = true
         section = table
-        sectionPath = key.map(\.name)
+        sectionPath = key.map { $0.name }
     }
 
     /// Puts a value at a dotted key, creating the tables along the way as TOML allows.

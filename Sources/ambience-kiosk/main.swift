@@ -52,7 +52,7 @@ func runKiosk(_ arguments: inout Arguments) throws -> ExitCode {
         }
     } catch {
         throw CommandFailure(
-            message: error.errors.map(\.description).joined(separator: "\nambience kiosk: "),
+            message: error.errors.map { $0.description }.joined(separator: "\nambience kiosk: "),
             exitCode: .configuration)
     }
     if let pipe { settings.pipe = pipe }

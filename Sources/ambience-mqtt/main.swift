@@ -35,7 +35,7 @@ func runMQTT(_ arguments: inout Arguments) throws -> ExitCode {
         configuration = try MQTTConfiguration.load(from: configPath)
     } catch {
         throw CommandFailure(
-            message: error.errors.map(\.description).joined(separator: "\n"), exitCode: .configuration)
+            message: error.errors.map { $0.description }.joined(separator: "\n"), exitCode: .configuration)
     }
     if let pipeOption { configuration.pipe = pipeOption }
 

@@ -20,7 +20,7 @@ enum Ambience {
         recordCommand,
         statusCommand,
         watchCommand,
-    ].map(\.configurationErrorsExit78)
+    ].map { $0.configurationErrorsExit78 }
 
     static func main(_ words: [String]) -> Int32 {
         guard let name = words.first, name != "--help", name != "-h", name != "help" else {
@@ -63,7 +63,7 @@ enum Ambience {
     static var overview: String {
         let entries =
             commands.map { ($0.name, $0.summary) } + Companion.allCases.map { ($0.rawValue, $0.summary) }
-        let width = entries.map(\.0.count).max() ?? 0
+        let width = entries.map { $0.0.count }.max() ?? 0
         let lines = entries.map {
             "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1
         }

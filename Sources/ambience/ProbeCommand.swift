@@ -26,7 +26,7 @@ let probeCommand = Command(
     run: runProbe)
 
 /// "    BH1750: 0x23 (ADDR low), 0x5C (ADDR high)", a line per chip, from its descriptor.
-private let chipAddresses = Chips.all.filter(\.usesBus).map { chip in
+private let chipAddresses = Chips.all.filter { $0.usesBus }.map { chip in
     "    \(chip.name): " + chip.addresses.map { "\($0.address) (\($0.pins))" }.joined(separator: ", ")
 }.joined(separator: "\n")
 
@@ -89,12 +89,12 @@ private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
         for finding in findings {
             printOut("\(bus.path) \(finding.address): " + describe(finding.outcome))
         }
-        sensorsFound += findings.filter(\.isSensor).count
+        sensorsFound += findings.filter { $0.isSensor }.count
         if let monitor = BacklightProbe.monitor(on: bus, clock: clock) {
             printOut(describe(monitor, bus: number))
         }
         if findings.isEmpty {
-            let addresses = SensorProbe.addresses.map(\.description).joined(separator: ", ")
+            let addresses = SensorProbe.addresses.map { $0.description }.joined(separator: ", ")
             printOut("\(bus.path): nothing answers at \(addresses)")
         }
     }

@@ -12,7 +12,7 @@ import AmbienceSystem
 #endif
 
 /// The chips `simulate` can emulate: every kind the configuration takes.
-private let sensorKinds = DaemonConfiguration.SensorSettings.Kind.allCases.map(\.rawValue)
+private let sensorKinds = DaemonConfiguration.SensorSettings.Kind.allCases.map { $0.rawValue }
 
 let simulateCommand = Command(
     name: "simulate",

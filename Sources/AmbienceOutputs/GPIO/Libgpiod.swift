@@ -55,8 +55,8 @@ final class LibgpiodChip: GPIOChip {
 
     func requestOutputs(_ lines: [GPIOOutputLine], consumer: String) throws(Errno) -> any GPIOLineRequest {
         guard let chip else { throw Errno.badFileDescriptor }
-        let offsets = lines.map(\.offset)
-        let activeLow = lines.map(\.activeLow)
+        let offsets = lines.map { $0.offset }
+        let activeLow = lines.map { $0.activeLow }
         let values = lines.map { Int32($0.initiallyActive ? 1 : 0) }
         guard
             let request = ambience_gpio_request_outputs(

@@ -46,7 +46,7 @@ extension BH1750 {
     {
         let mode = decoder.choice(
             "mode", in: section, meaning: "a BH1750 mode", among: ModeSetting.configurationChoices,
-            spelled: \.configurationText, parsing: ModeSetting.init(parsing:))
+            spelled: { $0.configurationText }, parsing: ModeSetting.init(parsing:))
         let measurementTime = decoder.integer(
             "mtreg", in: section, range: measurementTimeRange, meaning: "a measurement time (MTreg)")
         // A mode already refused would only make the MTreg look wrong as well.

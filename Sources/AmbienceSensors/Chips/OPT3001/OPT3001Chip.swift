@@ -34,7 +34,8 @@ extension OPT3001 {
             settings.range = decodeRange(section, decoder: &decoder) ?? settings.range
             settings.conversionTime =
                 decoder.milliseconds(
-                    "integration", in: section, among: ConversionTime.allCases, milliseconds: \.milliseconds)
+                    "integration", in: section, among: ConversionTime.allCases,
+                    milliseconds: { $0.milliseconds })
                 ?? settings.conversionTime
             return settings
         },

@@ -35,12 +35,13 @@ extension TSL2561 {
             // The driver takes 13 and 14 for 13.7 too; the file is written with the datasheet's values.
             settings.integrationTime =
                 decoder.milliseconds(
-                    "integration", in: section, among: IntegrationTime.allCases, milliseconds: \.milliseconds)
+                    "integration", in: section, among: IntegrationTime.allCases,
+                    milliseconds: { $0.milliseconds })
                 ?? settings.integrationTime
             settings.gain =
                 decoder.choice(
                     "gain", in: section, meaning: "a TSL2561 gain", among: GainSetting.configurationChoices,
-                    spelled: \.configurationText, parsing: GainSetting.init(parsing:)) ?? settings.gain
+                    spelled: { $0.configurationText }, parsing: GainSetting.init(parsing:)) ?? settings.gain
             return settings
         },
         render: { settings in

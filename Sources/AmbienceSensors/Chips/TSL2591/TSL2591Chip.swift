@@ -30,10 +30,11 @@ extension TSL2591 {
             settings.gain =
                 decoder.choice(
                     "gain", in: section, meaning: "a TSL2591 gain", among: GainSetting.configurationChoices,
-                    spelled: \.description, parsing: GainSetting.init(parsing:)) ?? settings.gain
+                    spelled: { $0.description }, parsing: GainSetting.init(parsing:)) ?? settings.gain
             settings.integrationTime =
                 decoder.milliseconds(
-                    "integration", in: section, among: IntegrationTime.allCases, milliseconds: \.milliseconds)
+                    "integration", in: section, among: IntegrationTime.allCases,
+                    milliseconds: { $0.milliseconds })
                 ?? settings.integrationTime
             return settings
         },

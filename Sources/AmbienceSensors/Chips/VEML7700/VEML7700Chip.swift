@@ -65,7 +65,7 @@ extension VEML7700 {
             spelled: { $0?.description ?? "auto" },
             parsing: { $0 == "auto" ? .some(nil) : Gain(parsing: $0).map { .some($0) } })
         let integration = decoder.milliseconds(
-            "integration", in: section, among: IntegrationTime.allCases, milliseconds: \.milliseconds)
+            "integration", in: section, among: IntegrationTime.allCases, milliseconds: { $0.milliseconds })
         // A gain already refused would only make the integration look wrong as well.
         guard let chosen = gain ?? (decoder.isGiven("gain", in: section) ? nil : .some(nil)) else {
             return .automatic
