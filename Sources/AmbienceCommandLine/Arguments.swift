@@ -29,11 +29,11 @@ public struct Arguments: Sendable {
     }
 
     /// The value of `--name VALUE` or `--name=VALUE`, if given.
-    public mutating func option(_ name: String) throws(UsageError) -> String? {
+    public mutating func option(_ name: String) throws(CommandFailure) -> String? {
         for (index, word) in words.enumerated() {
             if word == "--" { break }
             if word == name {
-                guard index + 1 < words.count else { throw UsageError("\(name) needs a value") }
+                guard index + 1 < words.count else { throw CommandFailure.usage("\(name) needs a value") }
                 let value = words[index + 1]
                 words.removeSubrange(index...index + 1)
                 return value
@@ -47,10 +47,10 @@ public struct Arguments: Sendable {
     }
 
     /// A number of seconds, lux, … given as `--name VALUE`.
-    public mutating func number(_ name: String) throws(UsageError) -> Double? {
+    public mutating func number(_ name: String) throws(CommandFailure) -> Double? {
         guard let text = try option(name) else { return nil }
         guard let value = Double(text), value.isFinite else {
-            throw UsageError("\(name): '\(text)' is not a number")
+            throw CommandFailure.usage("\(name): '\(text)' is not a number")
         }
         return value
     }
@@ -75,9 +75,9 @@ public struct Arguments: Sendable {
     }
 
     /// Rejects the first word no one took.
-    public func finish() throws(UsageError) {
+    public func finish() throws(CommandFailure) {
         if let extra = words.first {
-            throw UsageError(
+            throw CommandFailure.usage(
                 extra.hasPrefix("-") ? "unknown option '\(extra)'" : "unexpected argument '\(extra)'")
         }
     }

@@ -15,11 +15,11 @@ public struct Command: Sendable {
     /// When set, the command runs another program's command line (`Arguments.command`), which
     /// starts at `--` or at the first operand; these are the options before it that take a value.
     public var passesCommand: [String]?
-    public var run: @Sendable (inout Arguments) throws -> ExitCode
+    public var run: @Sendable (inout Arguments) throws(CommandFailure) -> ExitCode
 
     public init(
         name: String, summary: String, usage: String, passesCommand: [String]? = nil,
-        run: @escaping @Sendable (inout Arguments) throws -> ExitCode
+        run: @escaping @Sendable (inout Arguments) throws(CommandFailure) -> ExitCode
     ) {
         self.name = name
         self.summary = summary
@@ -49,15 +49,9 @@ public struct Command: Sendable {
         }
         do {
             return try run(&arguments).rawValue
-        } catch let error as UsageError {
-            fatal("ambience \(name): \(error.message)\n" + help)
-            return ExitCode.usage.rawValue
-        } catch let error as CommandFailure {
-            fatal("ambience \(name): \(error.message)")
-            return error.exitCode.rawValue
         } catch {
-            fatal("ambience \(name): \(error)")
-            return ExitCode.failure.rawValue
+            fatal("ambience \(name): \(error.message)" + (error.showsUsage ? "\n" + help : ""))
+            return error.exitCode.rawValue
         }
     }
 }

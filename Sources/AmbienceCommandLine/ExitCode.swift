@@ -13,20 +13,30 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable {
     public static let configuration = ExitCode(rawValue: 78)
 }
 
-/// The command line is wrong: the message, then the command's usage, and exit 2.
-public struct UsageError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
-/// A failure the command explains in its message, ending it with `exitCode` (1 unless said).
+/// What ends a command early: its message, printed as `ambience NAME: message` at err, and its
+/// exit code (1 unless said). A usage error (exit 2) is followed by the command's usage.
 public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var exitCode: ExitCode
+    /// The command's usage follows the message.
+    public var showsUsage = false
+
     public init(message: String, exitCode: ExitCode = .failure) {
         self.message = message
         self.exitCode = exitCode
     }
+
+    /// A failure that says itself: an `Errno`, a configuration's faults, a device's error.
+    public init(_ error: some Error & CustomStringConvertible, exitCode: ExitCode = .failure) {
+        self.init(message: error.description, exitCode: exitCode)
+    }
+
+    /// The command line is wrong: exit 2, the usage after the message.
+    public static func usage(_ message: String) -> CommandFailure {
+        var failure = CommandFailure(message: message, exitCode: .usage)
+        failure.showsUsage = true
+        return failure
+    }
+
     public var description: String { message }
 }

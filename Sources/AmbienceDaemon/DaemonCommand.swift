@@ -24,7 +24,7 @@ public let runCommand = Command(
         """,
     run: runDaemon)
 
-private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
+private func runDaemon(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let path = try arguments.option("--config") ?? ConfigurationSource.defaultPath
     let boards = try arguments.option("--boards")
     try arguments.finish()
@@ -36,7 +36,7 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
     let state = StateDirectory(log: { logger.log(.warning, $0) })
     let daemon = Daemon(
         configuration: configuration, clock: clock,
-        waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
+        waiter: SignalLoopWaiter(try daemonSignals(), clock: clock),
         logger: logger, notifier: ServiceNotifier(),
         overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
         recordStores: { $0.storing(in: state).makeRecordStore() },
@@ -53,6 +53,15 @@ private func runDaemon(_ arguments: inout Arguments) throws -> ExitCode {
         throw CommandFailure(error)
     }
     return .ok
+}
+
+/// The signals a daemon, real or simulated, ends on (TERM, INT) or reloads on (HUP).
+public func daemonSignals() throws(CommandFailure) -> SignalWaiter {
+    do {
+        return try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP])
+    } catch {
+        throw CommandFailure(error)
+    }
 }
 
 /// Loads `path` with the board profiles of `--boards` or the usual places; `others` checks

@@ -30,17 +30,17 @@ let kioskCommand = Command(
     passesCommand: ["--pipe", "--config"],
     run: runKiosk)
 
-func runKiosk(_ arguments: inout Arguments) throws -> ExitCode {
+func runKiosk(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let pipe = try arguments.option("--pipe")
     let configuration = try arguments.option("--config")
     do {
         try arguments.finish()
     } catch {
-        throw UsageError(error.message + " (the browser's command comes after --)")
+        throw CommandFailure.usage(error.message + " (the browser's command comes after --)")
     }
     let browserWords = arguments.command
     guard let program = browserWords.first, !program.isEmpty else {
-        throw UsageError("no browser given: ambience kiosk -- chromium --kiosk URL")
+        throw CommandFailure.usage("no browser given: ambience kiosk -- chromium --kiosk URL")
     }
     var settings: KioskSettings
     do {

@@ -25,7 +25,7 @@ let mqttCommand = Command(
         """,
     run: runMQTT)
 
-func runMQTT(_ arguments: inout Arguments) throws -> ExitCode {
+func runMQTT(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let configPath = try arguments.option("--config") ?? ConfigurationSource.defaultPath
     let pipeOption = try arguments.option("--pipe")
     try arguments.finish()

@@ -35,7 +35,7 @@ func badValue(_ message: String) -> CommandFailure {
     CommandFailure(message: message, exitCode: .usage)
 }
 
-func runServe(_ arguments: inout Arguments) throws -> ExitCode {
+func runServe(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let listen = try arguments.option("--listen")
     let pipe = try arguments.option("--pipe")
     let origin = try arguments.option("--origin")
@@ -74,18 +74,24 @@ func runServe(_ arguments: inout Arguments) throws -> ExitCode {
     return try serve(configuration)
 }
 
-struct Failure: Error, CustomStringConvertible {
-    var description: String
-}
-
 /// The one loop: signals, the pipe and MHD's descriptor in one poll(2); the pipe's events go to
 /// every stream, a comment every 15 s keeps the streams alive.
-func serve(_ configuration: ServeConfiguration) throws -> ExitCode {
+func serve(_ configuration: ServeConfiguration) throws(CommandFailure) -> ExitCode {
     let keepAliveInterval = 15.0
-    let waiter = try SignalWaiter(signals: [SIGTERM, SIGINT])
+    let waiter: SignalWaiter
+    let server: HTTPServer
+    do {
+        waiter = try SignalWaiter(signals: [SIGTERM, SIGINT])
+    } catch {
+        throw CommandFailure(error)
+    }
     raiseDescriptorLimit()
-    let server = try HTTPServer(
-        listen: configuration.listen, router: HTTPRouter(allowedOrigin: configuration.allowedOrigin))
+    do {
+        server = try HTTPServer(
+            listen: configuration.listen, router: HTTPRouter(allowedOrigin: configuration.allowedOrigin))
+    } catch {
+        throw CommandFailure(error)
+    }
     var shown = configuration.listen
     shown.port = server.port
     Logger.standard.log(
@@ -108,7 +114,7 @@ func serve(_ configuration: ServeConfiguration) throws -> ExitCode {
                 event = try pipe.next(timeout: 0)
             } catch {
                 server.stop()
-                throw Failure(description: error.description)
+                throw CommandFailure(error)
             }
             switch event {
             case .timedOut:

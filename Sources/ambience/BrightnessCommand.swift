@@ -16,7 +16,7 @@ let brightnessCommand = Command(
           line in its log) when no [backlight] is configured.
           Exit 0 when the daemon has the line; 1 when it is not running; 2 on bad usage.
         """,
-    run: { arguments in
+    run: { arguments throws(CommandFailure) in
         try sendControlLine("brightness", &arguments, needs: "give a percent (0 to 100) or auto") {
             line throws(ControlLine.ParseError) in _ = try ControlLine.parseBrightness(line)
         }

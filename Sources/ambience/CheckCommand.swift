@@ -21,7 +21,7 @@ let checkCommand = Command(
         """,
     run: runCheck)
 
-private func runCheck(_ arguments: inout Arguments) throws -> ExitCode {
+private func runCheck(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let path = try arguments.option("--config") ?? ConfigurationSource.defaultPath
     let boards = try arguments.option("--boards")
     try arguments.finish()

@@ -20,7 +20,7 @@ enum Ambience {
         recordCommand,
         statusCommand,
         watchCommand,
-    ].map { $0.configurationErrorsExit78 }
+    ]
 
     static func main(_ words: [String]) -> Int32 {
         guard let name = words.first, name != "--help", name != "-h", name != "help" else {
@@ -69,21 +69,6 @@ enum Ambience {
         }
         return "usage: ambience COMMAND [OPTIONS]\n\ncommands:\n" + lines.joined(separator: "\n")
             + "\n\n'ambience COMMAND --help' shows a command's options."
-    }
-}
-
-extension Command {
-    /// The engine's settings refused (thresholds, timing): a configuration error, exit 78.
-    fileprivate var configurationErrorsExit78: Command {
-        var command = self
-        command.run = { [run] arguments in
-            do {
-                return try run(&arguments)
-            } catch let error as ConfigurationError {
-                throw CommandFailure(message: "\(error)", exitCode: .configuration)
-            }
-        }
-        return command
     }
 }
 

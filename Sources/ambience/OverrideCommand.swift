@@ -16,7 +16,7 @@ let overrideCommand = Command(
         """,
     run: runOverride)
 
-private func runOverride(_ arguments: inout Arguments) throws -> ExitCode {
+private func runOverride(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     try sendControlLine(
         "override", &arguments, needs: "give a state (invert, regular, contrast) or auto"
     ) { line throws(ControlLine.ParseError) in _ = try ControlLine.parse(line) }
@@ -27,17 +27,17 @@ private func runOverride(_ arguments: inout Arguments) throws -> ExitCode {
 func sendControlLine(
     _ keyword: String, _ arguments: inout Arguments, needs: String,
     check: (String) throws(ControlLine.ParseError) -> Void
-) throws -> ExitCode {
+) throws(CommandFailure) -> ExitCode {
     let path = try arguments.option("--control") ?? RuntimePaths.controlPipe
     var words: [String] = []
     while let word = arguments.positional() { words.append(word) }
     try arguments.finish()
-    guard !words.isEmpty else { throw UsageError(needs) }
+    guard !words.isEmpty else { throw CommandFailure.usage(needs) }
     let line = ([keyword] + words).joined(separator: " ")
     do {
         try check(line)
     } catch {
-        throw UsageError(error.message)
+        throw CommandFailure.usage(error.message)
     }
     do {
         try DaemonControl.send(line, to: path)

@@ -29,15 +29,15 @@ let plotCommand = Command(
         """,
     run: runPlot)
 
-private func runPlot(_ arguments: inout Arguments) throws -> ExitCode {
-    guard let out = try arguments.option("--out") else { throw UsageError("give --out FILE.svg") }
+private func runPlot(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
+    guard let out = try arguments.option("--out") else { throw CommandFailure.usage("give --out FILE.svg") }
     let configPath = try arguments.option("--config")
     let comparePath = try arguments.option("--compare")
     let boards = try arguments.option("--boards")
     let title = try arguments.option("--title")
     var configuration = try engineConfiguration(&arguments, defaults: .indoorKiosk)
     guard let path = arguments.positional() else {
-        throw UsageError("give a trace: a CSV file, or - for standard input")
+        throw CommandFailure.usage("give a trace: a CSV file, or - for standard input")
     }
     try arguments.finish()
     if let configPath {

@@ -30,11 +30,11 @@ private let chipAddresses = Chips.all.filter { $0.usesBus }.map { chip in
     "    \(chip.name): " + chip.addresses.map { "\($0.address) (\($0.pins))" }.joined(separator: ", ")
 }.joined(separator: "\n")
 
-private func runProbe(_ arguments: inout Arguments) throws -> ExitCode {
-    let requestedBus = try arguments.option("--bus").map { text throws(UsageError) -> I2CBusSelector in
+private func runProbe(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
+    let requestedBus = try arguments.option("--bus").map { text throws(CommandFailure) -> I2CBusSelector in
         guard let number = Int(text) else { return .name(text) }
         guard number >= 0 else {
-            throw UsageError("--bus takes a bus number or an adapter's name, not '\(text)'")
+            throw CommandFailure.usage("--bus takes a bus number or an adapter's name, not '\(text)'")
         }
         return .number(number)
     }

@@ -23,14 +23,14 @@ let recordCommand = Command(
         """,
     run: runRecord)
 
-private func runRecord(_ arguments: inout Arguments) throws -> ExitCode {
+private func runRecord(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let control = try arguments.option("--control") ?? RuntimePaths.controlPipe
     let timeout = try arguments.number("--timeout") ?? 10
     guard let out = try arguments.option("--out") else {
-        throw UsageError("give --out FILE, or --out - for standard output")
+        throw CommandFailure.usage("give --out FILE, or --out - for standard output")
     }
     try arguments.finish()
-    guard timeout > 0 else { throw UsageError("--timeout must be a positive number of seconds") }
+    guard timeout > 0 else { throw CommandFailure.usage("--timeout must be a positive number of seconds") }
 
     let answer = RuntimePaths.record(forControl: control)
     // The daemon renames a new file into place: a new inode tells its answer from an old one.

@@ -26,18 +26,18 @@ let replayCommand = Command(
         """,
     run: runReplay)
 
-private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
+private func runReplay(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let format =
-        try arguments.option("--format").map { text throws(UsageError) in
+        try arguments.option("--format").map { text throws(CommandFailure) in
             guard let format = EventLine.Format(rawValue: text) else {
-                throw UsageError("--format must be json or plain, not '\(text)'")
+                throw CommandFailure.usage("--format must be json or plain, not '\(text)'")
             }
             return format
         } ?? .json
     let summarize = arguments.flag("--summary")
     let configuration = try engineConfiguration(&arguments, defaults: .indoorKiosk)
     guard let path = arguments.positional() else {
-        throw UsageError("give a CSV file, or - for standard input")
+        throw CommandFailure.usage("give a CSV file, or - for standard input")
     }
     try arguments.finish()
 
@@ -48,7 +48,7 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
     var reader = LineReader(descriptor: input)
     var output = BufferedWriter(descriptor: .standardOutput)
     // The events of the rows before a malformed one are written before the error.
-    func failure(_ error: some Error) -> CommandFailure {
+    func failure(_ error: some Error & CustomStringConvertible) -> CommandFailure {
         try? output.flush()
         return CommandFailure(message: "\(path): \(error)", exitCode: .failure)
     }
@@ -75,14 +75,14 @@ private func runReplay(_ arguments: inout Arguments) throws -> ExitCode {
 }
 
 /// The engine's thresholds and timing from command-line options over `defaults`.
-func engineConfiguration(_ arguments: inout Arguments, defaults: EngineConfiguration) throws
+func engineConfiguration(_ arguments: inout Arguments, defaults: EngineConfiguration) throws(CommandFailure)
     -> EngineConfiguration
 {
-    func boundary(_ name: String, _ fallback: Boundary) throws -> Boundary {
+    func boundary(_ name: String, _ fallback: Boundary) throws(CommandFailure) -> Boundary {
         guard let text = try arguments.option(name) else { return fallback }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
         guard parts.count == 2, let fall = parts[0], let rise = parts[1] else {
-            throw UsageError("\(name) takes FALL,RISE in lux, like 20,50; not '\(text)'")
+            throw CommandFailure.usage("\(name) takes FALL,RISE in lux, like 20,50; not '\(text)'")
         }
         return Boundary(fall: fall, rise: rise)
     }
@@ -99,7 +99,8 @@ func engineConfiguration(_ arguments: inout Arguments, defaults: EngineConfigura
             timeConstant: timeConstant, minimumDwell: minimumDwell, latencyBound: latencyBound,
             sampleInterval: sampleInterval, faultAfter: faultAfter)
     } catch {
-        throw error.renamingKey(optionName)
+        // Thresholds or timing that break the guarantees: a configuration error, exit 78.
+        throw CommandFailure(error.renamingKey(optionName), exitCode: .configuration)
     }
 }
 

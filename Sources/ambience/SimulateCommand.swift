@@ -33,17 +33,17 @@ let simulateCommand = Command(
         """,
     run: runSimulation)
 
-private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
+private func runSimulation(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let profileText = try arguments.option("--profile") ?? "day"
     let speed = try arguments.number("--speed") ?? 1
-    let end = try arguments.option("--end").map { text throws(UsageError) in
-        do { return try ControlLine.duration(text) } catch { throw UsageError("--end: \(error)") }
+    let end = try arguments.option("--end").map { text throws(CommandFailure) in
+        do { return try ControlLine.duration(text) } catch { throw CommandFailure.usage("--end: \(error)") }
     }
     let configPath = try arguments.option("--config")
     let boards = try arguments.option("--boards")
-    let sensorKind = try arguments.option("--sensor").map { text throws(UsageError) in
+    let sensorKind = try arguments.option("--sensor").map { text throws(CommandFailure) in
         guard let kind = DaemonConfiguration.SensorSettings.Kind(rawValue: text) else {
-            throw UsageError(
+            throw CommandFailure.usage(
                 "--sensor must be \(sensorKinds.dropLast().joined(separator: ", ")) or \(sensorKinds.last ?? ""),"
                     + " not '\(text)'")
         }
@@ -51,7 +51,7 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
     }
     let runtimeDirectory = try arguments.option("--runtime-dir") ?? "/tmp/ambience-simulate"
     try arguments.finish()
-    guard speed.isFinite, speed > 0 else { throw UsageError("--speed must be a positive number") }
+    guard speed.isFinite, speed > 0 else { throw CommandFailure.usage("--speed must be a positive number") }
 
     let load: Daemon.Reload
     if let configPath {
@@ -77,7 +77,7 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
     }
     let daemon = Daemon(
         configuration: configuration, clock: clock,
-        waiter: PacedLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP]), clock: clock),
+        waiter: PacedLoopWaiter(try daemonSignals(), clock: clock),
         logger: logger, recordStores: { $0.makeRecordStore() },
         assemble: { [light] configuration, parts throws(DaemonError) in
             try Assembly.simulated(
@@ -107,11 +107,11 @@ private func runSimulation(_ arguments: inout Arguments) throws -> ExitCode {
 }
 
 /// The profile's text; a field that is not a number is reported as `--profile`'s.
-private func lightProfile(_ text: String) throws(UsageError) -> LightSwitchboard.Source {
+private func lightProfile(_ text: String) throws(CommandFailure) -> LightSwitchboard.Source {
     do {
         return try LightSwitchboard.Source(parsing: text)
     } catch {
-        if case .notANumber = error { throw UsageError("--profile \(error)") }
-        throw UsageError("\(error)")
+        if case .notANumber = error { throw CommandFailure.usage("--profile \(error)") }
+        throw CommandFailure.usage("\(error)")
     }
 }

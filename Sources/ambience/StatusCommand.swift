@@ -19,7 +19,7 @@ let statusCommand = Command(
         """,
     run: runStatus)
 
-private func runStatus(_ arguments: inout Arguments) throws -> ExitCode {
+private func runStatus(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let path = try arguments.option("--state-file") ?? StateFileSink.defaultPath
     try arguments.finish()
     let file: FileDescriptor

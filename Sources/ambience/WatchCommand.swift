@@ -20,7 +20,7 @@ let watchCommand = Command(
         """,
     run: runWatch)
 
-private func runWatch(_ arguments: inout Arguments) throws -> ExitCode {
+private func runWatch(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     let path = try arguments.option("--pipe") ?? RuntimePaths.statePipe
     let command = try arguments.option("--exec")
     try arguments.finish()

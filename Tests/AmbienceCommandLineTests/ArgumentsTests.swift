@@ -2,14 +2,12 @@ import AmbienceCommandLine
 import Testing
 
 /// The message of the usage error `body` throws, or nil when it throws none.
-private func usageError(_ body: () throws -> Void) -> String? {
+private func usageError(_ body: () throws(CommandFailure) -> Void) -> String? {
     do {
         try body()
         return nil
-    } catch let error as UsageError {
-        return error.message
     } catch {
-        return "not a usage error: \(error)"
+        return error.showsUsage && error.exitCode == .usage ? error.message : "not a usage error: \(error)"
     }
 }
 
@@ -29,20 +27,28 @@ private func usageError(_ body: () throws -> Void) -> String? {
 
     @Test func leftoversAreUsageErrors() {
         var arguments = Arguments(["--colour", "red"])
-        #expect(usageError { try arguments.finish() } == "unknown option '--colour'")
+        #expect(
+            usageError { () throws(CommandFailure) in try arguments.finish() } == "unknown option '--colour'")
         _ = arguments.flag("--colour")
-        #expect(usageError { try arguments.finish() } == "unexpected argument 'red'")
+        #expect(
+            usageError { () throws(CommandFailure) in try arguments.finish() } == "unexpected argument 'red'")
         _ = arguments.positional()
-        #expect(usageError { try arguments.finish() } == nil)
+        #expect(usageError { () throws(CommandFailure) in try arguments.finish() } == nil)
     }
 
     @Test func anOptionWithoutItsValueOrANumberThatIsNotOne() {
         var missing = Arguments(["--pipe"])
-        #expect(usageError { _ = try missing.option("--pipe") } == "--pipe needs a value")
+        #expect(
+            usageError { () throws(CommandFailure) in _ = try missing.option("--pipe") }
+                == "--pipe needs a value")
         var notANumber = Arguments(["--speed", "fast"])
-        #expect(usageError { _ = try notANumber.number("--speed") } == "--speed: 'fast' is not a number")
+        #expect(
+            usageError { () throws(CommandFailure) in _ = try notANumber.number("--speed") }
+                == "--speed: 'fast' is not a number")
         var infinite = Arguments(["--speed=inf"])
-        #expect(usageError { _ = try infinite.number("--speed") } == "--speed: 'inf' is not a number")
+        #expect(
+            usageError { () throws(CommandFailure) in _ = try infinite.number("--speed") }
+                == "--speed: 'inf' is not a number")
     }
 
     @Test func afterDoubleDashEveryWordIsAnOperand() throws {
@@ -74,7 +80,9 @@ private func usageError(_ body: () throws -> Void) -> String? {
 
         var none = Arguments(["--pipe"], commandAfter: options)
         #expect(none.command.isEmpty)
-        #expect(usageError { _ = try none.option("--pipe") } == "--pipe needs a value")
+        #expect(
+            usageError { () throws(CommandFailure) in _ = try none.option("--pipe") }
+                == "--pipe needs a value")
     }
 }
 
