@@ -101,7 +101,7 @@ let package = Package(
                 "AmbienceCommandLine",
             ]),
         // `ambience run` execs this: the daemon alone, the executable the unit keeps running.
-        .executableTarget(name: "ambience-run", dependencies: ["AmbienceDaemon"]),
+        .executableTarget(name: "ambience-run", dependencies: ["AmbienceDaemon", "AmbienceCommandLine"]),
 
         // The mock bus, register-level chip emulators, fake GPIO chips, light profiles and the
         // simulated daemon's parts: for tests and `simulate`, never `run`. It builds on the daemon;

@@ -1,3 +1,5 @@
+import AmbienceSystem
+
 /// A command line after the command's name: `--name VALUE`, `--name=VALUE`, `--flag`, operands,
 /// and `--`, after which every word is an operand. Each command takes what it knows; `finish()`
 /// rejects whatever is left, so a typo is a usage error and not a silently ignored word.
@@ -79,6 +81,20 @@ public struct Arguments: Sendable {
         if let extra = words.first {
             throw CommandFailure.usage(
                 extra.hasPrefix("-") ? "unknown option '\(extra)'" : "unexpected argument '\(extra)'")
+        }
+    }
+}
+
+extension Arguments {
+    /// The words the program was started with, after its own name, as the kernel keeps them
+    /// (/proc/self/cmdline, each word ended by a NUL). Embedded Swift has no `CommandLine`; both
+    /// builds read them so.
+    public static var programWords: [String] {
+        guard let bytes = try? FileSystem.contents(of: "/proc/self/cmdline", limit: 1 << 22) else {
+            return []
+        }
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().dropFirst().map {
+            String(decoding: $0, as: UTF8.self)
         }
     }
 }

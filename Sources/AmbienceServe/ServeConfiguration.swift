@@ -88,7 +88,8 @@ public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
 
     /// The textual forms of RFC 4291 §2.2 but the embedded IPv4 one.
     private static func ipv6(_ text: Substring) -> [UInt8]? {
-        let halves = text.split(separator: "::", maxSplits: 1, omittingEmptySubsequences: false)
+        let halves =
+            firstRange(of: "::", in: text).map { [text[..<$0.lowerBound], text[$0.upperBound...]] } ?? [text]
         guard halves.count <= 2, !text.isEmpty else { return nil }
         func groups(_ part: Substring) -> [UInt16]? {
             if part.isEmpty { return [] }
@@ -196,7 +197,7 @@ public struct ServeConfiguration: Equatable, Sendable {
     /// `*`, or scheme://host[:port] with nothing a header value could be broken by.
     public static func isOrigin(_ text: String) -> Bool {
         if text == "*" { return true }
-        guard let separator = text.firstRange(of: "://") else { return false }
+        guard let separator = firstRange(of: "://", in: text[...]) else { return false }
         let scheme = text[..<separator.lowerBound]
         let rest = text[separator.upperBound...]
         return !scheme.isEmpty
@@ -204,4 +205,15 @@ public struct ServeConfiguration: Equatable, Sendable {
             && !rest.isEmpty && !rest.hasSuffix("/")
             && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }
     }
+}
+
+/// Where `part` first occurs in `text`. The standard library's search for a string is in the
+/// regular-expression module, which Embedded Swift does not have.
+private func firstRange(of part: String, in text: Substring) -> Range<Substring.Index>? {
+    var start = text.startIndex
+    while start < text.endIndex {
+        if text[start...].hasPrefix(part) { return start..<text.index(start, offsetBy: part.count) }
+        start = text.index(after: start)
+    }
+    return nil
 }

@@ -30,6 +30,7 @@ public final class BackgroundJob<Output: Sendable>: JobThread, @unchecked Sendab
     public init(_ execution: Execution = .thread, job: @escaping @Sendable () -> Output) {
         self.job = job
         self.execution = execution
+        super.init()
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&wake, nil)
     }
@@ -88,14 +89,14 @@ public final class BackgroundJob<Output: Sendable>: JobThread, @unchecked Sendab
         // The job reads a few small files: far less than the default 8 MiB of stack.
         pthread_attr_setstacksize(&attributes, 256 * 1024)
         var created = pthread_t()
-        let context = Unmanaged<AnyObject>.passUnretained(self).toOpaque()
+        let context = Unmanaged<JobThread>.passUnretained(self).toOpaque()
         let status = pthread_create(&created, &attributes, runJobThread, context)
         guard status == 0 else { return false }
         thread = created
         return true
     }
 
-    func serve() {
+    override func serve() {
         while true {
             let go: Bool = locked {
                 while !requested && !stopping { pthread_cond_wait(&wake, &mutex) }
@@ -120,12 +121,13 @@ public final class BackgroundJob<Output: Sendable>: JobThread, @unchecked Sendab
     }
 }
 
-/// What the thread's entry point knows of a job: a C function cannot be generic.
-protocol JobThread: AnyObject {
-    func serve()
+/// What the thread's entry point knows of a job: a C function cannot be generic. A class, so that
+/// the entry point gets it back from its context pointer without a cast.
+public class JobThread: @unchecked Sendable {
+    func serve() {}
 }
 
 private func runJobThread(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    (Unmanaged<AnyObject>.fromOpaque(context!).takeUnretainedValue() as! any JobThread).serve()
+    Unmanaged<JobThread>.fromOpaque(context!).takeUnretainedValue().serve()
     return nil
 }

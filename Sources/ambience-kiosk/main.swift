@@ -94,4 +94,4 @@ func makeDirectories(_ path: String) throws(Errno) {
     }
 }
 
-exit(kioskCommand.main(Array(CommandLine.arguments.dropFirst())))
+exit(kioskCommand.main(Arguments.programWords))

@@ -69,4 +69,4 @@ func runMQTT(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     return session.run()
 }
 
-exit(mqttCommand.main(Array(CommandLine.arguments.dropFirst())))
+exit(mqttCommand.main(Arguments.programWords))

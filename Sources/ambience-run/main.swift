@@ -1,3 +1,4 @@
+import AmbienceCommandLine
 import AmbienceDaemon
 
 #if canImport(Glibc)
@@ -6,4 +7,4 @@ import AmbienceDaemon
 
 // `ambience run` becomes this program: the daemon and nothing else, so that what the unit keeps
 // in memory is what it runs (no plot, probe reports, TOML writer or other programs' settings).
-exit(runCommand.main(Array(CommandLine.arguments.dropFirst())))
+exit(runCommand.main(Arguments.programWords))

@@ -157,4 +157,4 @@ func raiseDescriptorLimit() {
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
 
-exit(serveCommand.main(Array(CommandLine.arguments.dropFirst())))
+exit(serveCommand.main(Arguments.programWords))

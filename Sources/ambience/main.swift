@@ -1,5 +1,7 @@
+import AmbienceCommandLine
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-exit(Ambience.main(Array(CommandLine.arguments.dropFirst())))
+exit(Ambience.main(Arguments.programWords))

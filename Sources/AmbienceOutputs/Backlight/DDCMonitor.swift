@@ -151,17 +151,18 @@ public final class DDCMonitor: Backlight {
     private func readReply(now: Double) {
         replyDue = nil
         busFreeAt = now + DDCCI.messageDelay
+        guard let bus else { return }
+        let bytes: [UInt8]
         let value: DDCCI.FeatureValue
-        do {
-            guard let bus else { return }
-            let bytes = try bus.read(count: DDCCI.getReplyLength, from: address)
-            value = try DDCCI.decodeGetReply(bytes, code: DDCCI.brightness)
-        } catch let error as I2CError {
-            return failed(Self.describe(error), now: now)
-        } catch let error as DDCCI.ReplyError {
-            return failed("Get VCP 0x10: \(error)", now: now)
+        do throws(I2CError) {
+            bytes = try bus.read(count: DDCCI.getReplyLength, from: address)
         } catch {
-            return failed("\(error)", now: now)
+            return failed(Self.describe(error), now: now)
+        }
+        do throws(DDCCI.ReplyError) {
+            value = try DDCCI.decodeGetReply(bytes, code: DDCCI.brightness)
+        } catch {
+            return failed("Get VCP 0x10: \(error)", now: now)
         }
         guard value.maximum > 0 else {
             return failed("the monitor reports a maximum brightness of 0", now: now)

@@ -3,7 +3,7 @@ import AmbienceSystem
 /// The GPIO character devices, in libgpiod 2's terms: chips, and requests of lines that are
 /// released before their chip is closed. `Libgpiod` is the real one (either generation),
 /// `FakeGPIO` (in AmbienceSimulation, beside the mock I2C bus) the one for tests.
-public protocol GPIODevices {
+public protocol GPIODevices: AnyObject {
     /// Paths of the GPIO chips present, such as /dev/gpiochip0, sorted.
     func chipPaths() -> [String]
     func openChip(at path: String) throws(Errno) -> any GPIOChip

@@ -6,7 +6,7 @@ import CGPIODShim
 #endif
 
 /// The GPIO chips through libgpiod, 1.6 or 2.x: whichever the build found (see CGPIODShim).
-public struct Libgpiod: GPIODevices {
+public final class Libgpiod: GPIODevices {
     public init() {}
 
     /// 1 or 2: the API generation compiled in.

@@ -49,7 +49,7 @@ extension IIOLightSensor {
         access: .kernel(
             check: { settings in
                 // As a wrong bus is, a device that is not there is reported at once.
-                do {
+                do throws(IIOError) {
                     _ = try IIOChannel.find(settings.device ?? "")
                     return nil
                 } catch {
