@@ -25,7 +25,7 @@ build() {
             "$ROOT"/Sources/JSON/*.swift -o libJSON.a &&
             "$SWIFTC" "${flags[@]}" -parse-as-library -module-name AmbienceCore -emit-module -emit-library \
                 -static "$ROOT"/Sources/AmbienceCore/*.swift -o libAmbienceCore.a &&
-            cc -c -O2 "$HERE/strtod.c" -o strtod.o &&
+            cc -c -O2 "$ROOT/embedded/strtod.c" -o strtod.o &&
             "$SWIFTC" "${flags[@]}" "$HERE/main.swift" strtod.o -L . -lAmbienceCore -lJSON \
                 -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables -lm -o replay
     )
@@ -101,8 +101,46 @@ rm -rf "$OUT/simulated"
 "$BIN" simulate --profile day --speed 1e9 --end 8h --runtime-dir "$OUT/simulated" >/dev/null 2>&1
 compare compact-record "$OUT/simulated/lib/record.csv"
 compare compact-record-summary "$OUT/simulated/lib/record.csv" --summary
+# The daemon, ambience-run, built in Embedded Swift (scripts/embedded-build.sh): what it says and
+# its exit code, on its own and beside the portable build's, at each way a start can end before
+# a device is read: usage, help, a configuration refused, no such bus.
+EMBEDDED_RUN=$ROOT/.build/embedded/x86_64/ambience-run
+PORTABLE_RUN=$(dirname "$BIN")/ambience-run
+if OUT=$ROOT/.build/embedded/x86_64 "$ROOT/scripts/embedded-build.sh" ambience-run >"$OUT/run-build.log" 2>&1; then
+    echo "ok   ambience-run builds in Embedded Swift"
+    passed=$((passed + 1))
+else
+    echo "FAIL ambience-run does not build in Embedded Swift"
+    grep -m 20 'error:' "$OUT/run-build.log"
+    failed=$((failed + 1))
+fi
+printf '[sensor]\nkind = "bh1751"\n' >"$OUT/refused.toml"
+printf '[sensor]\nkind = "bh1750"\nbus = 99\n' >"$OUT/no-bus.toml"
+daemon_answers() {  # daemon_answers NAME WANTED-EXIT ARGUMENTS...
+    local name=$1 wanted=$2 code=0 portable=0
+    shift 2
+    "$EMBEDDED_RUN" "$@" >"$OUT/$name.embedded.out" 2>&1 || code=$?
+    "$PORTABLE_RUN" "$@" >"$OUT/$name.portable.out" 2>&1 || portable=$?
+    if [ "$code" = "$wanted" ] && [ "$portable" = "$wanted" ] && [ -s "$OUT/$name.portable.out" ] &&
+        cmp -s "$OUT/$name.embedded.out" "$OUT/$name.portable.out"; then
+        echo "ok   ambience-run $name: exit $code, the portable build's words"
+        passed=$((passed + 1))
+    else
+        echo "FAIL ambience-run $name: exit $code (portable $portable, wanted $wanted)"
+        diff "$OUT/$name.embedded.out" "$OUT/$name.portable.out" | head -5
+        failed=$((failed + 1))
+    fi
+}
+daemon_answers usage 2 --bogus
+daemon_answers help 0 --help
+daemon_answers refused-configuration 78 --config "$OUT/refused.toml"
+daemon_answers no-such-bus 1 --config "$OUT/no-bus.toml"
 strip -o "$OUT/replay.stripped" "$OUT/replay"
 rss=$( { /usr/bin/time -f '%M' "$OUT/replay" <"$OUT/trace-1.csv" >/dev/null; } 2>&1 | tail -n 1)
 echo "     embedded replay: $(stat -c %s "$OUT/replay.stripped") bytes stripped, peak RSS ${rss} kB"
+/usr/bin/time -f '%M' -o "$OUT/run.rss" "$EMBEDDED_RUN" --config "$OUT/no-bus.toml" >/dev/null 2>&1
+rss=$(tail -n 1 "$OUT/run.rss")
+echo "     embedded ambience-run: $(stat -c %s "$EMBEDDED_RUN.stripped") bytes stripped, peak RSS ${rss} kB" \
+    "until it finds no bus (a measurement at 10 Hz is make bench's)"
 echo "embedded: $passed passed, $failed failed"
 [ "$failed" = 0 ]
