@@ -71,9 +71,11 @@ for program in "${@:-ambience-run}"; do
     links=()
     for module in $wanted; do links+=("-l$module"); done
     echo "embedded-build: $program"
+    # --gc-sections: the Unicode tables are one object, and most of it (the scalars' names, 230 kB)
+    # nothing here reads; without it ambience-run is 1.47 MB stripped, with it 0.81 MB.
     # shellcheck disable=SC2046 # the libraries are words
     "$SWIFTC" "${flags[@]}" "$S/$program/main.swift" "${objects[@]}" "$OUT/strtod.o" -L "$OUT" \
-        -Xlinker --start-group "${links[@]}" -Xlinker --end-group \
+        -Xlinker --gc-sections -Xlinker --start-group "${links[@]}" -Xlinker --end-group \
         -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables $(libraries "$program") -o "$OUT/$program"
     strip -o "$OUT/$program.stripped" "$OUT/$program"
     echo "embedded-build: $OUT/$program ($(stat -c %s "$OUT/$program.stripped") bytes stripped)"
