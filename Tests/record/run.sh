@@ -178,8 +178,31 @@ record_without_a_daemon_says_so() {
 simulate_a_day() {
     mkdir -p "$WORK/day"
     mkfifo "$WORK/day/state"
-    cat "$WORK/day/state" >"$WORK/day/events.jsonl" &
-    local reader=$!
+    # The reader is on the pipe before the daemon starts (a reader that comes later is told the
+    # state as `current`, not the startup `change`): opened without waiting for a writer, it says
+    # so by a file, and reads until the daemon's end closes the pipe.
+    python3 - "$WORK/day/state" "$WORK/day/reading" "$WORK/day/events.jsonl" <<'PY' &
+import os, select, sys
+pipe = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+open(sys.argv[2], "w").close()
+poller = select.poll()
+poller.register(pipe, select.POLLIN)
+with open(sys.argv[3], "wb") as out:
+    while True:
+        poller.poll()
+        try:
+            data = os.read(pipe, 1 << 16)
+        except BlockingIOError:
+            continue
+        if not data:
+            break
+        out.write(data)
+PY
+    local reader=$! waited=0
+    until [ -e "$WORK/day/reading" ]; do
+        [ $waited -lt 100 ] || { echo "the pipe's reader did not start"; return 1; }
+        sleep 0.1 && waited=$((waited + 1))
+    done
     "$BIN" simulate --profile day --speed 1e9 --end 24h --runtime-dir "$WORK/day" >/dev/null 2>"$WORK/day/err" \
         || { cat "$WORK/day/err"; return 1; }
     wait $reader
