@@ -27,8 +27,7 @@ public final class Daemon {
     private let notifier: any ServiceNotifying
     private let assemble: Assemble
     private let reload: Reload
-    private let overrides: (DaemonConfiguration) -> OverrideStore?
-    private let wallClock: () -> Double
+    private let overrides: OverridePersistence
     /// Descriptors the loop watches besides the control pipe; a handler returns false at
     /// end-of-file, and the descriptor is watched no more.
     private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
@@ -74,8 +73,7 @@ public final class Daemon {
         self.waiter = waiter
         self.logger = logger
         self.notifier = notifier
-        self.overrides = overrides
-        self.wallClock = wallClock
+        self.overrides = OverridePersistence(stores: overrides, wallClock: wallClock, logger: logger)
         self.assemble = assemble
         self.reload = reload
         record = LightRecord(capacity: recordCapacity)
@@ -302,19 +300,15 @@ public final class Daemon {
             switch input {
             case .command(let command):
                 dispatch(engine.apply(command, at: clock.now))
-                persist(command)
+                overrides.save(command, in: configuration)
             case .brightness(let command):
                 guard brightness != nil else {
                     logger.log(.warning, "control: ignored a brightness line: no [backlight] is configured")
                     continue
                 }
                 brightness?.apply(command, at: clock.now)
-                logger.log(.notice, "backlight: \(Self.describe(command))")
-                do {
-                    try overrides(configuration)?.saveBrightness(command, wallClockNow: wallClock())
-                } catch {
-                    logger.log(.error, "brightness override not persisted: \(error)")
-                }
+                logger.log(.notice, "backlight: \(command.logged)")
+                overrides.save(command, in: configuration)
             case .record:
                 do {
                     try parts.control?.writeRecord(record)
@@ -324,35 +318,6 @@ public final class Daemon {
             case .rejected(let line, let reason):
                 logger.log(.warning, "control: ignored '\(line)': \(reason)")
             }
-        }
-    }
-
-    private func persist(_ command: Engine.OverrideCommand) {
-        do {
-            try overrides(configuration)?.save(command, wallClockNow: wallClock())
-        } catch {
-            logger.log(.error, "override not persisted: \(error)")
-        }
-    }
-
-    private func restoreBrightnessOverride(at time: Double) {
-        guard brightness != nil else { return }
-        do {
-            if let command = try overrides(configuration)?.restoreBrightness(wallClockNow: wallClock()) {
-                logger.log(.notice, "restoring the persisted brightness override: \(Self.describe(command))")
-                brightness?.apply(command, at: time)
-            }
-        } catch {
-            logger.log(.error, "persisted brightness override ignored: \(error)")
-        }
-    }
-
-    private static func describe(_ command: BrightnessEngine.Command) -> String {
-        switch command {
-        case .hold(let percent, nil): "brightness held at \(percent) %"
-        case .hold(let percent, let duration?):
-            "brightness held at \(percent) % for \(EventLine.number(duration)) s"
-        case .auto: "brightness follows the light"
         }
     }
 
@@ -388,13 +353,15 @@ public final class Daemon {
     }
 
     private func restoreOverride(at time: Double) {
-        do {
-            if let command = try overrides(configuration)?.restore(wallClockNow: wallClock()) {
-                logger.log(.notice, "restoring the persisted override: \(command)")
-                dispatch(engine.apply(command, at: time))
-            }
-        } catch {
-            logger.log(.error, "persisted override ignored: \(error)")
+        if let command = overrides.restore(Engine.OverrideCommand.self, in: configuration) {
+            dispatch(engine.apply(command, at: time))
+        }
+    }
+
+    private func restoreBrightnessOverride(at time: Double) {
+        guard brightness != nil else { return }
+        if let command = overrides.restore(BrightnessEngine.Command.self, in: configuration) {
+            brightness?.apply(command, at: time)
         }
     }
 
