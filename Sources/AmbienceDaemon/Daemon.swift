@@ -33,21 +33,12 @@ public final class Daemon {
     private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
 
     private var engine: Engine
-    /// The backlight's engine, while `[backlight]` is configured.
-    private var brightness: BrightnessEngine?
-    /// The percent the event lines last announced, so that a fade's end is announced once.
-    private var announcedBrightness: Int?
-    /// The latest valid reading, for the line that announces a fade's end.
-    private var lastLux: Double?
+    private var brightness: BacklightDriver
+    private var records: RecordKeeper
     /// The recent samples, for `ambience record` (the control line `record`).
-    public private(set) var record: LightRecord
-    private let recordStores: (DaemonConfiguration) -> RecordStore?
-    /// Where the record is persisted, if it is; made again on a reload.
-    public private(set) var recordStore: RecordStore?
-    /// How many of the record's rows (`LightRecord.appended`) the store has, and since when.
-    private var persistedRows = 0
-    private var lastPersisted = 0.0
-    private var recordTrouble: FaultReport
+    public var record: LightRecord { records.record }
+    /// Where the record is persisted, if it is.
+    public var recordStore: RecordStore? { records.store }
     private var parts = DaemonParts()
     private var lastChange: Event?
     private var lastFault: Event?
@@ -76,11 +67,9 @@ public final class Daemon {
         self.overrides = OverridePersistence(stores: overrides, wallClock: wallClock, logger: logger)
         self.assemble = assemble
         self.reload = reload
-        record = LightRecord(capacity: recordCapacity)
-        self.recordStores = recordStores
-        recordTrouble = FaultReport(
-            log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
+        records = RecordKeeper(capacity: recordCapacity, stores: recordStores, logger: logger)
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
+        brightness = BacklightDriver(clock: clock)
         sensorTrouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
     }
@@ -100,9 +89,8 @@ public final class Daemon {
         defer { shutDown() }
         let start = CompactRecord.sampleTime(clock.now)
         engine = Engine(configuration: configuration.engine, startTime: start)
-        brightness = configuration.backlight.map { BrightnessEngine(configuration: $0.brightness) }
-        recordStore = recordStores(configuration)
-        lastPersisted = start
+        brightness.start(configuration.backlight)
+        records.start(configuration, at: start)
         restoreOverride(at: start)
         restoreBrightnessOverride(at: start)
         var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
@@ -190,47 +178,20 @@ public final class Daemon {
         let time = max(schedule.stamp(completedAt: clock.now), engine.latestTime)
         let events = engine.ingest(Sample(time: time, lux: reading?.lux))
         // Before the events go out, so that they carry the brightness of the same sample.
-        brightness?.ingest(lux: reading?.lux, state: engine.state, at: time)
-        if let lux = reading?.lux, lux.isFinite { lastLux = lux }
+        brightness.ingest(lux: reading?.lux, state: engine.state, at: time)
         dispatch(events)
-        record.append(
+        records.append(
             LightRecord.Row(
                 time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
                 isFaulted: engine.isFaulted, override: engine.activeOverride?.state,
-                brightness: brightness?.output))
-        // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
-        // otherwise drop rows not yet written.
-        if recordStore != nil,
-            time - lastPersisted >= configuration.record.flushInterval
-                || record.appended - persistedRows >= record.capacity / 2
-        {
-            persistRecord(at: time)
-        }
+                brightness: brightness.output),
+            configuration)
         return nil
-    }
-
-    private func persistRecord(at time: Double) {
-        guard let recordStore else { return }
-        lastPersisted = time
-        do {
-            try recordStore.append(
-                from: record, after: persistedRows,
-                parameters: CompactRecord.Parameters(
-                    timeConstant: configuration.engine.timeConstant,
-                    interval: configuration.engine.sampleInterval))
-            recordTrouble.succeeded("record persisted again in \(recordStore.path)")
-        } catch {
-            recordTrouble.failed("record not persisted: \(error)")
-        }
-        // Rows that could not be written are not retried: the next batch goes on from here, so
-        // a full disk costs one failed write per interval, not a growing backlog.
-        persistedRows = record.appended
     }
 
     private func dispatch(_ events: [Event]) {
         for var event in events {
-            event.brightness = brightness?.output
-            announcedBrightness = event.brightness
+            event.brightness = brightness.announce()
             log(event)
             switch event.kind {
             // A `current` event from the engine is an override begun or ended without a change.
@@ -302,16 +263,16 @@ public final class Daemon {
                 dispatch(engine.apply(command, at: clock.now))
                 overrides.save(command, in: configuration)
             case .brightness(let command):
-                guard brightness != nil else {
+                guard brightness.isConfigured else {
                     logger.log(.warning, "control: ignored a brightness line: no [backlight] is configured")
                     continue
                 }
-                brightness?.apply(command, at: clock.now)
+                brightness.apply(command, at: clock.now)
                 logger.log(.notice, "backlight: \(command.logged)")
                 overrides.save(command, in: configuration)
             case .record:
                 do {
-                    try parts.control?.writeRecord(record)
+                    try parts.control?.writeRecord(records.record)
                 } catch {
                     logger.log(.error, "record not written: \(error)")
                 }
@@ -321,34 +282,12 @@ public final class Daemon {
         }
     }
 
-    /// Moves the brightness on (a ramp step, an override's end), hands the percent to the
-    /// device, and announces a fade's end on the event lines. Returns when the loop must come
-    /// back besides sampling: the next ramp step, or the device's own wish (a retry); nil at rest.
+    /// Drives the backlight (see `BacklightDriver.drive`); a fade's end goes out as the state
+    /// as it is now, to every sink.
     private func driveBacklight() -> Double? {
-        guard var fader = brightness else { return nil }
-        let now = clock.now
-        fader.advance(to: now)
-        brightness = fader
-        let backlight = parts.backlight
-        if let percent = fader.output {
-            backlight?.set(percent: percent, now: now)
-            // Every step is not news: the percent the lines carry changes when a fade ends.
-            if percent == fader.target, percent != announcedBrightness, let state = engine.state {
-                announcedBrightness = percent
-                // Everything as it is now, as a reader that connects now would be told it.
-                let held = engine.activeOverride
-                let current = Event(
-                    kind: .current, state: state, previous: nil, animated: false, reason: lastChange?.reason,
-                    lux: lastLux, filtered: engine.filteredLux, time: now, override: held?.state,
-                    overrideUntil: held?.until, faulted: engine.isFaulted, brightness: percent)
-                lastChange = current
-                for sink in parts.sinks { sink.deliver(current) }
-            }
-        }
-        let devicesWish = backlight?.poll(now: now)
-        switch (fader.nextDeadline, devicesWish) {
-        case (let step?, let wish?): return min(step, wish)
-        case (let step, let wish): return step ?? wish
+        brightness.drive(parts.backlight, theme: engine, reason: lastChange?.reason) { current in
+            lastChange = current
+            for sink in parts.sinks { sink.deliver(current) }
         }
     }
 
@@ -359,9 +298,9 @@ public final class Daemon {
     }
 
     private func restoreBrightnessOverride(at time: Double) {
-        guard brightness != nil else { return }
+        guard brightness.isConfigured else { return }
         if let command = overrides.restore(BrightnessEngine.Command.self, in: configuration) {
-            brightness?.apply(command, at: time)
+            brightness.apply(command, at: time)
         }
     }
 
@@ -396,29 +335,12 @@ public final class Daemon {
                 return
             }
         }
-        let recordMoves =
-            next.record != configuration.record || next.stateDirectory != configuration.stateDirectory
-        // The rows so far go out with the parameters they were made with.
-        if recordMoves || next.engine.timeConstant != configuration.engine.timeConstant
-            || next.engine.sampleInterval != configuration.engine.sampleInterval
-        {
-            persistRecord(at: clock.now)
-        }
-        if recordMoves { recordStore = recordStores(next) }
+        records.reload(from: configuration, to: next, at: clock.now)
         configuration = next
         engine.reconfigure(next.engine)
-        switch (brightness, next.backlight) {
-        case (nil, let settings?):
-            brightness = BrightnessEngine(configuration: settings.brightness)
-            restoreBrightnessOverride(at: clock.now)
-        case (_?, nil):
-            brightness = nil
-        case (var running?, let settings?):
-            running.reconfigure(settings.brightness)
-            brightness = running
-        case (nil, nil):
-            break
-        }
+        let hadBacklight = brightness.isConfigured
+        brightness.reconfigure(next.backlight)
+        if !hadBacklight, brightness.isConfigured { restoreBrightnessOverride(at: clock.now) }
         replayCurrentState(to: changed)
         logger.log(.notice, "configuration reloaded")
     }
@@ -442,7 +364,7 @@ public final class Daemon {
 
     private func shutDown() {
         notifier.notify("STOPPING=1")
-        persistRecord(at: clock.now)
+        records.persist(at: clock.now, configuration)
         parts.close(Set(DaemonPart.allCases))
         parts = DaemonParts()
     }
