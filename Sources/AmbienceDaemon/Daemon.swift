@@ -35,18 +35,17 @@ public final class Daemon {
     private var engine: Engine
     private var brightness: BacklightDriver
     private var records: RecordKeeper
-    /// The recent samples, for `ambience record` (the control line `record`).
-    public var record: LightRecord { records.record }
-    /// Where the record is persisted, if it is.
-    public var recordStore: RecordStore? { records.store }
+    private var watchdog: WatchdogFeeder
     private var parts = DaemonParts()
     private var lastChange: Event?
     private var lastFault: Event?
     private var sensorTrouble: FaultReport
     private var isReady = false
-    /// When WATCHDOG=1 was last sent; the loop sends it again on any wake-up a quarter of the
-    /// interval later, and wakes for it at half (sd_watchdog_enabled(3)), whatever the samples do.
-    private var lastWatchdog = -Double.infinity
+
+    /// The recent samples, for `ambience record` (the control line `record`).
+    public var record: LightRecord { records.record }
+    /// Where the record is persisted, if it is; made again on a reload.
+    public var recordStore: RecordStore? { records.store }
 
     public init(
         configuration: DaemonConfiguration, clock: any Clock, waiter: any LoopWaiting, logger: Logger,
@@ -67,9 +66,10 @@ public final class Daemon {
         self.overrides = OverridePersistence(stores: overrides, wallClock: wallClock, logger: logger)
         self.assemble = assemble
         self.reload = reload
-        records = RecordKeeper(capacity: recordCapacity, stores: recordStores, logger: logger)
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
         brightness = BacklightDriver(clock: clock)
+        records = RecordKeeper(capacity: recordCapacity, stores: recordStores, logger: logger)
+        watchdog = WatchdogFeeder(notifier: notifier, clock: clock)
         sensorTrouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
     }
@@ -127,7 +127,7 @@ public final class Daemon {
                 nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? schedule.interval : 0)
             }
             var deadline = measurementDue ?? schedule.due
-            if let due = keepWatchdogHappy() { deadline = min(deadline, due) }
+            if let due = watchdog.feed() { deadline = min(deadline, due) }
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
             if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
             // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
@@ -192,7 +192,7 @@ public final class Daemon {
     private func dispatch(_ events: [Event]) {
         for var event in events {
             event.brightness = brightness.announce()
-            log(event)
+            EventWording.log(event, faultAfter: configuration.engine.faultAfter, to: logger)
             switch event.kind {
             // A `current` event from the engine is an override begun or ended without a change.
             case .change, .current: lastChange = event
@@ -202,58 +202,11 @@ public final class Daemon {
             for sink in parts.sinks { sink.deliver(event) }
             if !isReady, event.kind == .change || event.kind == .fault {
                 isReady = true
-                notifier.notify("READY=1\nSTATUS=\(status)")
+                notifier.notify("READY=1\nSTATUS=\(EventWording.status(of: engine))")
             } else if event.kind != .current {
-                notifier.notify("STATUS=\(status)")
+                notifier.notify("STATUS=\(EventWording.status(of: engine))")
             }
         }
-    }
-
-    /// Lux for people: two decimals are more than any of these sensors resolves.
-    public static func rounded(_ lux: Double) -> String { EventLine.number((lux * 100).rounded() / 100) }
-
-    private var status: String {
-        let state = engine.state?.rawValue ?? "no state yet"
-        let lux = engine.filteredLux.map { ", \(Self.rounded($0)) lux" } ?? ""
-        return state + lux + (engine.isFaulted ? ", sensor fault" : "")
-            + (engine.activeOverride != nil ? ", override" : "")
-    }
-
-    private func log(_ event: Event) {
-        let lux = event.lux.map { "lux \(Self.rounded($0))" } ?? "no reading"
-        let filtered =
-            event.filtered.map { ", filtered \(Self.rounded($0))" } ?? ""
-        let state = event.state?.rawValue ?? "none"
-        switch event.kind {
-        case .change:
-            logger.log(
-                .notice,
-                "state \(event.previous?.rawValue ?? "none") → \(state) (\(event.reason?.rawValue ?? "?"), \(lux)\(filtered))"
-            )
-        case .fault:
-            logger.log(
-                .warning,
-                "sensor fault: no valid sample for \(EventLine.number(configuration.engine.faultAfter)) s; holding \(state)"
-            )
-        case .recovered:
-            logger.log(.notice, "sensor recovered (\(lux)); state \(state)")
-        case .current:
-            break
-        }
-    }
-
-    /// Sends WATCHDOG=1 from the loop itself, never from a thread of its own, so that a loop that
-    /// is stuck is a watchdog that starves. Rides on whatever woke the loop once a quarter of the
-    /// interval has passed (frequent samples cost no wake-up of its own); returns when the loop
-    /// must wake for it at the latest: half the interval after the last one, as systemd asks.
-    private func keepWatchdogHappy() -> Double? {
-        guard let interval = notifier.watchdogInterval else { return nil }
-        let now = clock.now
-        if now - lastWatchdog >= interval / 4 {
-            lastWatchdog = now
-            notifier.notify("WATCHDOG=1")
-        }
-        return lastWatchdog + interval / 2
     }
 
     private func readControl() {
