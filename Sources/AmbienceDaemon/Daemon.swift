@@ -90,7 +90,7 @@ public final class Daemon {
         let start = CompactRecord.sampleTime(clock.now)
         engine = Engine(configuration: configuration.engine, startTime: start)
         brightness.start(configuration.backlight)
-        records.start(configuration, at: start)
+        records.start(under: configuration, at: start)
         restoreOverride(at: start)
         restoreBrightnessOverride(at: start)
         var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
@@ -185,7 +185,7 @@ public final class Daemon {
                 time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
                 isFaulted: engine.isFaulted, override: engine.activeOverride?.state,
                 brightness: brightness.output),
-            configuration)
+            under: configuration)
         return nil
     }
 
@@ -317,7 +317,7 @@ public final class Daemon {
 
     private func shutDown() {
         notifier.notify("STOPPING=1")
-        records.persist(at: clock.now, configuration)
+        records.persist(at: clock.now, under: configuration)
         parts.close(Set(DaemonPart.allCases))
         parts = DaemonParts()
     }

@@ -21,12 +21,12 @@ struct RecordKeeper {
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
     }
 
-    mutating func start(_ configuration: DaemonConfiguration, at time: Double) {
+    mutating func start(under configuration: DaemonConfiguration, at time: Double) {
         store = stores(configuration)
         lastPersisted = time
     }
 
-    mutating func append(_ row: LightRecord.Row, _ configuration: DaemonConfiguration) {
+    mutating func append(_ row: LightRecord.Row, under configuration: DaemonConfiguration) {
         record.append(row)
         // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
         // otherwise drop rows not yet written.
@@ -34,12 +34,12 @@ struct RecordKeeper {
             row.time - lastPersisted >= configuration.record.flushInterval
                 || record.appended - persistedRows >= record.capacity / 2
         {
-            persist(at: row.time, configuration)
+            persist(at: row.time, under: configuration)
         }
     }
 
     /// Writes the rows not yet written, made under `configuration`.
-    mutating func persist(at time: Double, _ configuration: DaemonConfiguration) {
+    mutating func persist(at time: Double, under configuration: DaemonConfiguration) {
         guard let store else { return }
         lastPersisted = time
         do {
@@ -66,7 +66,7 @@ struct RecordKeeper {
         if moves || next.engine.timeConstant != running.engine.timeConstant
             || next.engine.sampleInterval != running.engine.sampleInterval
         {
-            persist(at: now(), running)
+            persist(at: now(), under: running)
         }
         if moves { store = stores(next) }
     }
