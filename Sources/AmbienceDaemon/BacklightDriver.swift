@@ -27,7 +27,8 @@ struct BacklightDriver {
         engine = settings.map { BrightnessEngine(configuration: $0.brightness) }
     }
 
-    /// Takes a reloaded `[backlight]`: the running engine keeps its level and any override.
+    /// Takes a reloaded `[backlight]`: a running engine carries its level, its output and any
+    /// override over; one configured anew starts afresh.
     mutating func reconfigure(_ settings: BacklightSettings?) {
         switch (engine, settings) {
         case (nil, let settings?):
