@@ -8,120 +8,6 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// What the loop waits with: signals, readable descriptors and deadlines for real, or a
-/// script in tests.
-public protocol LoopWaiting: AnyObject {
-    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake
-}
-
-/// The real loop waiter: a `SignalWaiter` on the daemon's clock.
-public final class SignalLoopWaiter: LoopWaiting {
-    private let waiter: SignalWaiter
-    private let clock: any Clock
-
-    public init(_ waiter: SignalWaiter, clock: any Clock) {
-        self.waiter = waiter
-        self.clock = clock
-    }
-
-    public func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
-        waiter.wait(until: deadline, clock: clock, descriptors: descriptors)
-    }
-}
-
-/// The daemon's parts, each built from its own settings: a reload rebuilds only those whose
-/// settings changed, so a new pipe mode neither re-initialises the sensor nor blinks the lines.
-public enum DaemonPart: CaseIterable, Hashable, Sendable {
-    case sensor, indicators, pipes, stateFile, control, backlight
-
-    /// The parts whose settings differ between two configurations.
-    public static func changed(from old: DaemonConfiguration, to new: DaemonConfiguration) -> Set<DaemonPart>
-    {
-        var parts: Set<DaemonPart> = []
-        if old.sensor != new.sensor { parts.insert(.sensor) }
-        if old.gpio != new.gpio { parts.insert(.indicators) }
-        if old.pipes != new.pipes { parts.insert(.pipes) }
-        if old.stateFile != new.stateFile { parts.insert(.stateFile) }
-        // Only another device is another part: new curves or timing go to the brightness engine.
-        if old.backlight?.device != new.backlight?.device { parts.insert(.backlight) }
-        if old.controlPipe != new.controlPipe || old.controlMode != new.controlMode
-            || old.controlGroup != new.controlGroup
-        {
-            parts.insert(.control)
-        }
-        return parts
-    }
-}
-
-/// The parts a configuration decides. An assembly fills in the parts it was asked for.
-public struct DaemonParts {
-    public var sensor: (any LightSensor)?
-    public var indicators: (any Sink)?
-    public var pipes: [any Sink]
-    public var stateFile: (any Sink)?
-    public var control: ControlPipe?
-    public var backlight: (any Backlight)?
-
-    public init(
-        sensor: (any LightSensor)? = nil, indicators: (any Sink)? = nil, pipes: [any Sink] = [],
-        stateFile: (any Sink)? = nil, control: ControlPipe? = nil, backlight: (any Backlight)? = nil
-    ) {
-        self.sensor = sensor
-        self.indicators = indicators
-        self.pipes = pipes
-        self.stateFile = stateFile
-        self.control = control
-        self.backlight = backlight
-    }
-
-    /// In the order events reach them: the lines first, then the pipes, then the state file.
-    var sinks: [any Sink] { sinks(of: Set(DaemonPart.allCases)) }
-
-    func sinks(of which: Set<DaemonPart>) -> [any Sink] {
-        (which.contains(.indicators) ? indicators.map { [$0] } ?? [] : [])
-            + (which.contains(.pipes) ? pipes : [])
-            + (which.contains(.stateFile) ? stateFile.map { [$0] } ?? [] : [])
-    }
-
-    public func close(_ which: Set<DaemonPart>) {
-        if which.contains(.indicators) { indicators?.close() }
-        if which.contains(.pipes) { for pipe in pipes { pipe.close() } }
-        if which.contains(.stateFile) { stateFile?.close() }
-        if which.contains(.control) { control?.close() }
-        if which.contains(.backlight) { backlight?.close() }
-    }
-
-    /// Takes `which` parts from `other`, leaving the rest as they are.
-    mutating func replace(_ which: Set<DaemonPart>, with other: DaemonParts) {
-        if which.contains(.sensor) { sensor = other.sensor }
-        if which.contains(.indicators) { indicators = other.indicators }
-        if which.contains(.pipes) { pipes = other.pipes }
-        if which.contains(.stateFile) { stateFile = other.stateFile }
-        if which.contains(.control) { control = other.control }
-        if which.contains(.backlight) { backlight = other.backlight }
-    }
-}
-
-/// Why the daemon could not start or go on.
-public enum DaemonError: Error, Sendable, CustomStringConvertible {
-    /// Faults of the configuration, each placed at FILE:LINE: KEY, including keys the devices
-    /// refuse (a missing GPIO chip, a line out of range). Exit 78.
-    case configuration(ConfigFileErrors)
-    /// A device or file that cannot be used now: a missing bus, a busy line, a permission. Exit 1.
-    case unavailable(String)
-    /// A reload was refused and the running configuration's parts could not be built again
-    /// either: the daemon stops, so that systemd starts it afresh. Exit 1.
-    case partsLost(String)
-
-    public var description: String {
-        switch self {
-        case .configuration(let errors): errors.description
-        case .unavailable(let why): why
-        case .partsLost(let why): "the running configuration's parts could not be rebuilt: \(why)"
-        }
-    }
-}
-
 /// The daemon's loop: samples on a fixed monotonic schedule, feeds the engine, fans events out
 /// to every sink, and otherwise waits for the next deadline, a signal or a control line.
 /// Everything it touches is injected, so tests run it in simulated time.
@@ -141,36 +27,25 @@ public final class Daemon {
     private let notifier: any ServiceNotifying
     private let assemble: Assemble
     private let reload: Reload
-    private let overrides: (DaemonConfiguration) -> OverrideStore?
-    private let wallClock: () -> Double
+    private let overrides: OverridePersistence
     /// Descriptors the loop watches besides the control pipe; a handler returns false at
     /// end-of-file, and the descriptor is watched no more.
     private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
 
     private var engine: Engine
-    /// The backlight's engine, while `[backlight]` is configured.
-    private var brightness: BrightnessEngine?
-    /// The percent the event lines last announced, so that a fade's end is announced once.
-    private var announcedBrightness: Int?
-    /// The latest valid reading, for the line that announces a fade's end.
-    private var lastLux: Double?
-    /// The recent samples, for `ambience record` (the control line `record`).
-    public private(set) var record: LightRecord
-    private let recordStores: (DaemonConfiguration) -> RecordStore?
-    /// Where the record is persisted, if it is; made again on a reload.
-    public private(set) var recordStore: RecordStore?
-    /// How many of the record's rows (`LightRecord.appended`) the store has, and since when.
-    private var persistedRows = 0
-    private var lastPersisted = 0.0
-    private var recordTrouble: FaultReport
+    private var brightness: BacklightDriver
+    private var records: RecordKeeper
+    private var watchdog: WatchdogFeeder
     private var parts = DaemonParts()
     private var lastChange: Event?
     private var lastFault: Event?
     private var sensorTrouble: FaultReport
     private var isReady = false
-    /// When WATCHDOG=1 was last sent; the loop sends it again on any wake-up a quarter of the
-    /// interval later, and wakes for it at half (sd_watchdog_enabled(3)), whatever the samples do.
-    private var lastWatchdog = -Double.infinity
+
+    /// The recent samples, for `ambience record` (the control line `record`).
+    public var record: LightRecord { records.record }
+    /// Where the record is persisted, if it is; made again on a reload.
+    public var recordStore: RecordStore? { records.store }
 
     public init(
         configuration: DaemonConfiguration, clock: any Clock, waiter: any LoopWaiting, logger: Logger,
@@ -188,15 +63,13 @@ public final class Daemon {
         self.waiter = waiter
         self.logger = logger
         self.notifier = notifier
-        self.overrides = overrides
-        self.wallClock = wallClock
+        self.overrides = OverridePersistence(stores: overrides, wallClock: wallClock, logger: logger)
         self.assemble = assemble
         self.reload = reload
-        record = LightRecord(capacity: recordCapacity)
-        self.recordStores = recordStores
-        recordTrouble = FaultReport(
-            log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
+        brightness = BacklightDriver(clock: clock)
+        records = RecordKeeper(capacity: recordCapacity, stores: recordStores, logger: logger)
+        watchdog = WatchdogFeeder(notifier: notifier, clock: clock)
         sensorTrouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
     }
@@ -216,9 +89,8 @@ public final class Daemon {
         defer { shutDown() }
         let start = CompactRecord.sampleTime(clock.now)
         engine = Engine(configuration: configuration.engine, startTime: start)
-        brightness = configuration.backlight.map { BrightnessEngine(configuration: $0.brightness) }
-        recordStore = recordStores(configuration)
-        lastPersisted = start
+        brightness.start(configuration.backlight)
+        records.start(under: configuration, at: start)
         restoreOverride(at: start)
         restoreBrightnessOverride(at: start)
         var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
@@ -255,7 +127,7 @@ public final class Daemon {
                 nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? schedule.interval : 0)
             }
             var deadline = measurementDue ?? schedule.due
-            if let due = keepWatchdogHappy() { deadline = min(deadline, due) }
+            if let due = watchdog.feed() { deadline = min(deadline, due) }
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
             if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
             // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
@@ -306,48 +178,21 @@ public final class Daemon {
         let time = max(schedule.stamp(completedAt: clock.now), engine.latestTime)
         let events = engine.ingest(Sample(time: time, lux: reading?.lux))
         // Before the events go out, so that they carry the brightness of the same sample.
-        brightness?.ingest(lux: reading?.lux, state: engine.state, at: time)
-        if let lux = reading?.lux, lux.isFinite { lastLux = lux }
+        brightness.ingest(lux: reading?.lux, state: engine.state, at: time)
         dispatch(events)
-        record.append(
+        records.append(
             LightRecord.Row(
                 time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
                 isFaulted: engine.isFaulted, override: engine.activeOverride?.state,
-                brightness: brightness?.output))
-        // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
-        // otherwise drop rows not yet written.
-        if recordStore != nil,
-            time - lastPersisted >= configuration.record.flushInterval
-                || record.appended - persistedRows >= record.capacity / 2
-        {
-            persistRecord(at: time)
-        }
+                brightness: brightness.output),
+            under: configuration)
         return nil
-    }
-
-    private func persistRecord(at time: Double) {
-        guard let recordStore else { return }
-        lastPersisted = time
-        do {
-            try recordStore.append(
-                from: record, after: persistedRows,
-                parameters: CompactRecord.Parameters(
-                    timeConstant: configuration.engine.timeConstant,
-                    interval: configuration.engine.sampleInterval))
-            recordTrouble.succeeded("record persisted again in \(recordStore.path)")
-        } catch {
-            recordTrouble.failed("record not persisted: \(error)")
-        }
-        // Rows that could not be written are not retried: the next batch goes on from here, so
-        // a full disk costs one failed write per interval, not a growing backlog.
-        persistedRows = record.appended
     }
 
     private func dispatch(_ events: [Event]) {
         for var event in events {
-            event.brightness = brightness?.output
-            announcedBrightness = event.brightness
-            log(event)
+            event.brightness = brightness.announce()
+            EventWording.log(event, faultAfter: configuration.engine.faultAfter, to: logger)
             switch event.kind {
             // A `current` event from the engine is an override begun or ended without a change.
             case .change, .current: lastChange = event
@@ -357,58 +202,11 @@ public final class Daemon {
             for sink in parts.sinks { sink.deliver(event) }
             if !isReady, event.kind == .change || event.kind == .fault {
                 isReady = true
-                notifier.notify("READY=1\nSTATUS=\(status)")
+                notifier.notify("READY=1\nSTATUS=\(EventWording.status(of: engine))")
             } else if event.kind != .current {
-                notifier.notify("STATUS=\(status)")
+                notifier.notify("STATUS=\(EventWording.status(of: engine))")
             }
         }
-    }
-
-    /// Lux for people: two decimals are more than any of these sensors resolves.
-    public static func rounded(_ lux: Double) -> String { EventLine.number((lux * 100).rounded() / 100) }
-
-    private var status: String {
-        let state = engine.state?.rawValue ?? "no state yet"
-        let lux = engine.filteredLux.map { ", \(Self.rounded($0)) lux" } ?? ""
-        return state + lux + (engine.isFaulted ? ", sensor fault" : "")
-            + (engine.activeOverride != nil ? ", override" : "")
-    }
-
-    private func log(_ event: Event) {
-        let lux = event.lux.map { "lux \(Self.rounded($0))" } ?? "no reading"
-        let filtered =
-            event.filtered.map { ", filtered \(Self.rounded($0))" } ?? ""
-        let state = event.state?.rawValue ?? "none"
-        switch event.kind {
-        case .change:
-            logger.log(
-                .notice,
-                "state \(event.previous?.rawValue ?? "none") → \(state) (\(event.reason?.rawValue ?? "?"), \(lux)\(filtered))"
-            )
-        case .fault:
-            logger.log(
-                .warning,
-                "sensor fault: no valid sample for \(EventLine.number(configuration.engine.faultAfter)) s; holding \(state)"
-            )
-        case .recovered:
-            logger.log(.notice, "sensor recovered (\(lux)); state \(state)")
-        case .current:
-            break
-        }
-    }
-
-    /// Sends WATCHDOG=1 from the loop itself, never from a thread of its own, so that a loop that
-    /// is stuck is a watchdog that starves. Rides on whatever woke the loop once a quarter of the
-    /// interval has passed (frequent samples cost no wake-up of its own); returns when the loop
-    /// must wake for it at the latest: half the interval after the last one, as systemd asks.
-    private func keepWatchdogHappy() -> Double? {
-        guard let interval = notifier.watchdogInterval else { return nil }
-        let now = clock.now
-        if now - lastWatchdog >= interval / 4 {
-            lastWatchdog = now
-            notifier.notify("WATCHDOG=1")
-        }
-        return lastWatchdog + interval / 2
     }
 
     private func readControl() {
@@ -416,22 +214,18 @@ public final class Daemon {
             switch input {
             case .command(let command):
                 dispatch(engine.apply(command, at: clock.now))
-                persist(command)
+                overrides.save(command, in: configuration)
             case .brightness(let command):
-                guard brightness != nil else {
+                guard brightness.isConfigured else {
                     logger.log(.warning, "control: ignored a brightness line: no [backlight] is configured")
                     continue
                 }
-                brightness?.apply(command, at: clock.now)
-                logger.log(.notice, "backlight: \(Self.describe(command))")
-                do {
-                    try overrides(configuration)?.saveBrightness(command, wallClockNow: wallClock())
-                } catch {
-                    logger.log(.error, "brightness override not persisted: \(error)")
-                }
+                brightness.apply(command, at: clock.now)
+                logger.log(.notice, "backlight: \(command.logged)")
+                overrides.save(command, in: configuration)
             case .record:
                 do {
-                    try parts.control?.writeRecord(record)
+                    try parts.control?.writeRecord(records.record)
                 } catch {
                     logger.log(.error, "record not written: \(error)")
                 }
@@ -441,74 +235,25 @@ public final class Daemon {
         }
     }
 
-    private func persist(_ command: Engine.OverrideCommand) {
-        do {
-            try overrides(configuration)?.save(command, wallClockNow: wallClock())
-        } catch {
-            logger.log(.error, "override not persisted: \(error)")
-        }
-    }
-
-    private func restoreBrightnessOverride(at time: Double) {
-        guard brightness != nil else { return }
-        do {
-            if let command = try overrides(configuration)?.restoreBrightness(wallClockNow: wallClock()) {
-                logger.log(.notice, "restoring the persisted brightness override: \(Self.describe(command))")
-                brightness?.apply(command, at: time)
-            }
-        } catch {
-            logger.log(.error, "persisted brightness override ignored: \(error)")
-        }
-    }
-
-    private static func describe(_ command: BrightnessEngine.Command) -> String {
-        switch command {
-        case .hold(let percent, nil): "brightness held at \(percent) %"
-        case .hold(let percent, let duration?):
-            "brightness held at \(percent) % for \(EventLine.number(duration)) s"
-        case .auto: "brightness follows the light"
-        }
-    }
-
-    /// Moves the brightness on (a ramp step, an override's end), hands the percent to the
-    /// device, and announces a fade's end on the event lines. Returns when the loop must come
-    /// back besides sampling: the next ramp step, or the device's own wish (a retry); nil at rest.
+    /// Drives the backlight (see `BacklightDriver.drive`); a fade's end goes out as the state
+    /// as it is now, to every sink.
     private func driveBacklight() -> Double? {
-        guard var fader = brightness else { return nil }
-        let now = clock.now
-        fader.advance(to: now)
-        brightness = fader
-        let backlight = parts.backlight
-        if let percent = fader.output {
-            backlight?.set(percent: percent, now: now)
-            // Every step is not news: the percent the lines carry changes when a fade ends.
-            if percent == fader.target, percent != announcedBrightness, let state = engine.state {
-                announcedBrightness = percent
-                // Everything as it is now, as a reader that connects now would be told it.
-                let held = engine.activeOverride
-                let current = Event(
-                    kind: .current, state: state, previous: nil, animated: false, reason: lastChange?.reason,
-                    lux: lastLux, filtered: engine.filteredLux, time: now, override: held?.state,
-                    overrideUntil: held?.until, faulted: engine.isFaulted, brightness: percent)
-                lastChange = current
-                for sink in parts.sinks { sink.deliver(current) }
-            }
-        }
-        let devicesWish = backlight?.poll(now: now)
-        switch (fader.nextDeadline, devicesWish) {
-        case (let step?, let wish?): return min(step, wish)
-        case (let step, let wish): return step ?? wish
+        brightness.drive(parts.backlight, theme: engine, reason: lastChange?.reason) { current in
+            lastChange = current
+            for sink in parts.sinks { sink.deliver(current) }
         }
     }
 
     private func restoreOverride(at time: Double) {
-        do {
-            if let command = try overrides(configuration)?.restore(wallClockNow: wallClock()) {
-                logger.log(.notice, "restoring the persisted override: \(command)")
-                dispatch(engine.apply(command, at: time))
-            }
-        } catch {
-            logger.log(.error, "persisted override ignored: \(error)")
+        if let command = overrides.restore(Engine.OverrideCommand.self, in: configuration) {
+            dispatch(engine.apply(command, at: time))
+        }
+    }
+
+    private func restoreBrightnessOverride(at time: Double) {
+        guard brightness.isConfigured else { return }
+        if let command = overrides.restore(BrightnessEngine.Command.self, in: configuration) {
+            brightness.apply(command, at: time)
         }
     }
 
@@ -543,29 +288,12 @@ public final class Daemon {
                 return
             }
         }
-        let recordMoves =
-            next.record != configuration.record || next.stateDirectory != configuration.stateDirectory
-        // The rows so far go out with the parameters they were made with.
-        if recordMoves || next.engine.timeConstant != configuration.engine.timeConstant
-            || next.engine.sampleInterval != configuration.engine.sampleInterval
-        {
-            persistRecord(at: clock.now)
-        }
-        if recordMoves { recordStore = recordStores(next) }
+        records.reload(from: configuration, to: next, at: clock.now)
         configuration = next
         engine.reconfigure(next.engine)
-        switch (brightness, next.backlight) {
-        case (nil, let settings?):
-            brightness = BrightnessEngine(configuration: settings.brightness)
-            restoreBrightnessOverride(at: clock.now)
-        case (_?, nil):
-            brightness = nil
-        case (var running?, let settings?):
-            running.reconfigure(settings.brightness)
-            brightness = running
-        case (nil, nil):
-            break
-        }
+        let hadBacklight = brightness.isConfigured
+        brightness.reconfigure(next.backlight)
+        if !hadBacklight, brightness.isConfigured { restoreBrightnessOverride(at: clock.now) }
         replayCurrentState(to: changed)
         logger.log(.notice, "configuration reloaded")
     }
@@ -589,7 +317,7 @@ public final class Daemon {
 
     private func shutDown() {
         notifier.notify("STOPPING=1")
-        persistRecord(at: clock.now)
+        records.persist(at: clock.now, under: configuration)
         parts.close(Set(DaemonPart.allCases))
         parts = DaemonParts()
     }

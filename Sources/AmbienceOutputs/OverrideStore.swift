@@ -13,6 +13,7 @@ import AmbienceSystem
 public struct OverrideStore: Sendable {
     public static let defaultDirectory = "/var/lib/ambience"
 
+    /// Where the theme's override lives.
     public let path: String
     /// Where the backlight's override lives.
     public let brightnessPath: String
@@ -23,47 +24,29 @@ public struct OverrideStore: Sendable {
     }
 
     /// Records `command` as applied at `wallClockNow`; `auto` removes the record.
-    public func save(_ command: Engine.OverrideCommand, wallClockNow: Double) throws(OutputError) {
-        switch command {
-        case .auto: try Self.remove(path)
-        case .hold(let state, let duration):
-            try Self.write(state.rawValue, duration: duration, wallClockNow: wallClockNow, to: path)
-        }
-    }
-
-    /// The override to apply at start: the saved state for the time it has left; nil when
-    /// there is none or it has expired. A file that cannot be understood is an error to log,
-    /// after which the daemon starts without an override.
-    public func restore(wallClockNow: Double) throws(OutputError) -> Engine.OverrideCommand? {
-        guard let (word, remaining) = try Self.read(path, wallClockNow: wallClockNow, expected: "STATE")
-        else { return nil }
-        guard let state = AmbienceState(rawValue: word) else {
-            throw Self.invalid(path, word, expected: "STATE")
-        }
-        return .hold(state, duration: remaining)
-    }
-
-    /// The backlight's override, as `save` keeps the theme's.
-    public func saveBrightness(_ command: BrightnessEngine.Command, wallClockNow: Double) throws(OutputError)
+    public func save<Command: PersistedOverride>(_ command: Command, wallClockNow: Double) throws(OutputError)
     {
-        switch command {
-        case .auto: try Self.remove(brightnessPath)
-        case .hold(let percent, let duration):
-            try Self.write(
-                String(percent), duration: duration, wallClockNow: wallClockNow, to: brightnessPath)
+        let path = Command.path(in: self)
+        if let held = command.held {
+            try Self.write(held.word, duration: held.duration, wallClockNow: wallClockNow, to: path)
+        } else {
+            try Self.remove(path)
         }
     }
 
-    /// The backlight's override to apply at start, as `restore` finds the theme's.
-    public func restoreBrightness(wallClockNow: Double) throws(OutputError) -> BrightnessEngine.Command? {
-        guard
-            let (word, remaining) = try Self.read(
-                brightnessPath, wallClockNow: wallClockNow, expected: "PERCENT")
+    /// The override of `kind` to apply at start, for the time it has left; nil when there is
+    /// none or it has expired. A file that cannot be understood is an error to log, after which
+    /// the daemon starts without that override.
+    public func restore<Command: PersistedOverride>(
+        _ kind: Command.Type, wallClockNow: Double
+    ) throws(OutputError) -> Command? {
+        let path = Command.path(in: self)
+        guard let (word, remaining) = try Self.read(path, wallClockNow: wallClockNow, expected: Command.word)
         else { return nil }
-        guard let percent = Int(word), (0...100).contains(percent) else {
-            throw Self.invalid(brightnessPath, word, expected: "PERCENT")
+        guard let command = Command(holding: word, for: remaining) else {
+            throw Self.invalid(path, word, expected: Command.word)
         }
-        return .hold(percent: percent, duration: remaining)
+        return command
     }
 
     private static func remove(_ path: String) throws(OutputError) {
@@ -129,5 +112,51 @@ public struct OverrideStore: Sendable {
         .invalidContents(
             path: path,
             message: "'\(text)' is not an override: expected '\(expected)' or '\(expected) until SECONDS'")
+    }
+}
+
+/// An override the store keeps, each kind in a file of its own.
+public protocol PersistedOverride {
+    /// The file this kind is kept in.
+    static func path(in store: OverrideStore) -> String
+    /// What the file's word stands for (`STATE`), for the message that a file's is not one.
+    static var word: String { get }
+    /// The word held and for how long (nil: until `auto`); nil for `auto` itself, which holds nothing.
+    var held: (word: String, duration: Double?)? { get }
+    /// `word` held for `remaining` seconds (nil: until `auto`); nil when `word` is not one of this kind's.
+    init?(holding word: String, for remaining: Double?)
+}
+
+extension Engine.OverrideCommand: PersistedOverride {
+    public static func path(in store: OverrideStore) -> String { store.path }
+    public static var word: String { "STATE" }
+
+    public var held: (word: String, duration: Double?)? {
+        switch self {
+        case .hold(let state, let duration): (state.rawValue, duration)
+        case .auto: nil
+        }
+    }
+
+    public init?(holding word: String, for remaining: Double?) {
+        guard let state = AmbienceState(rawValue: word) else { return nil }
+        self = .hold(state, duration: remaining)
+    }
+}
+
+extension BrightnessEngine.Command: PersistedOverride {
+    public static func path(in store: OverrideStore) -> String { store.brightnessPath }
+    public static var word: String { "PERCENT" }
+
+    public var held: (word: String, duration: Double?)? {
+        switch self {
+        case .hold(let percent, let duration): (String(percent), duration)
+        case .auto: nil
+        }
+    }
+
+    public init?(holding word: String, for remaining: Double?) {
+        guard let percent = Int(word), (0...100).contains(percent) else { return nil }
+        self = .hold(percent: percent, duration: remaining)
     }
 }
