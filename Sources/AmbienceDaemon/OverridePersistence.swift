@@ -53,9 +53,14 @@ protocol LoggedOverride: PersistedOverride {
 
 extension Engine.OverrideCommand: LoggedOverride {
     static var noun: String { "override" }
-    // The value as Swift prints it, as the log has always had it (Embedded Swift prints a
-    // placeholder instead: this type is not CustomStringConvertible).
-    var logged: String { "\(self)" }
+    var logged: String {
+        switch self {
+        case .hold(let state, nil): "theme held at \(state.rawValue)"
+        case .hold(let state, let duration?):
+            "theme held at \(state.rawValue) for \(EventLine.number(duration)) s"
+        case .auto: "theme follows the light"
+        }
+    }
 }
 
 extension BrightnessEngine.Command: LoggedOverride {

@@ -68,7 +68,7 @@ extension LightProfile {
         var reader = TraceReader()
         var rows: [(time: Double, lux: Double)] = []
         do {
-            while let line = try lines.nextLine() {
+            try lines.forEachLine { line throws(TraceReader.RowError) in
                 try reader.rows(line) { rows.append(($0.time, $0.lux ?? .nan)) }
             }
         } catch {

@@ -31,6 +31,19 @@ public struct LineReader {
         }
     }
 
+    /// Hands every line to `body` until the end of input; stops at the first failure, reading's
+    /// or `body`'s, each typed, so that a caller names either without a cast.
+    public mutating func forEachLine<Failure: Error>(
+        _ body: (ArraySlice<UInt8>) throws(Failure) -> Void
+    ) throws(LineFailure<Failure>) {
+        while true {
+            let line: ArraySlice<UInt8>?
+            do { line = try nextLine() } catch { throw .reading(error) }
+            guard let line else { return }
+            do { try body(line) } catch { throw .line(error) }
+        }
+    }
+
     /// Whether `nextLine()` can answer without reading: a caller woken by poll(2) takes every
     /// line one read brought, since poll will not report those bytes again.
     public var hasBufferedLine: Bool {
@@ -53,6 +66,21 @@ public struct LineReader {
         buffer.removeLast(chunkSize - count)
         if case .failure(let error) = result { throw error }
         if count == 0 { reachedEnd = true }
+    }
+}
+
+/// Why `LineReader.forEachLine` stopped: the input could not be read, or a line was refused.
+public enum LineFailure<Failure: Error>: Error {
+    case reading(Errno)
+    case line(Failure)
+}
+
+extension LineFailure: CustomStringConvertible where Failure: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .reading(let error): error.description
+        case .line(let error): error.description
+        }
     }
 }
 

@@ -14,7 +14,9 @@ final class EventStreamClient {
     var buffer: StreamBuffer
     var suspended = false
     var dropped = false
-    unowned let server: HTTPServer
+    // The server holds every client and drops each before it ends itself; unowned(unsafe), since
+    // Embedded Swift has no checked unowned references.
+    unowned(unsafe) let server: HTTPServer
 
     init(connection: OpaquePointer, socket: Int32, capacity: Int, server: HTTPServer) {
         self.connection = connection

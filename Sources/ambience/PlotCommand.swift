@@ -55,9 +55,7 @@ private func runPlot(_ arguments: inout Arguments) throws(CommandFailure) -> Exi
     var reader = LineReader(descriptor: input)
     var rows = TraceReader()
     do {
-        while let line = try reader.nextLine() {
-            try rows.rows(line) { plot.add($0) }
-        }
+        try reader.forEachLine { line throws(TraceReader.RowError) in try rows.rows(line) { plot.add($0) } }
     } catch {
         throw CommandFailure(message: "\(path): \(error)", exitCode: .failure)
     }

@@ -71,7 +71,7 @@ private func runRecord(_ arguments: inout Arguments) throws(CommandFailure) -> E
             try target.writeAll(Array(buffer[..<count]))
         }
     }
-    do {
+    do throws(AtomicFile.Failure) {
         if out == "-" {
             do { try copy(to: .standardOutput) } catch {
                 throw AtomicFile.Failure(operation: "write", path: out, errno: error)

@@ -37,7 +37,9 @@ private func runSimulation(_ arguments: inout Arguments) throws(CommandFailure) 
     let profileText = try arguments.option("--profile") ?? "day"
     let speed = try arguments.number("--speed") ?? 1
     let end = try arguments.option("--end").map { text throws(CommandFailure) in
-        do { return try ControlLine.duration(text) } catch { throw CommandFailure.usage("--end: \(error)") }
+        do throws(ControlLine.ParseError) { return try ControlLine.duration(text) } catch {
+            throw CommandFailure.usage("--end: \(error)")
+        }
     }
     let configPath = try arguments.option("--config")
     let boards = try arguments.option("--boards")

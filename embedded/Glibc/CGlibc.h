@@ -21,6 +21,7 @@
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -41,10 +42,11 @@ static inline int cglibc_ioctl_pointer(int fd, unsigned long request, void *poin
     return ioctl(fd, request, pointer);
 }
 
-// Macros Swift does not import: errno is a function call, SIG_IGN a cast.
+// Macros Swift does not import: errno is a function call, SIG_IGN and SIG_DFL casts.
 static inline int *cglibc_errno(void) { return &errno; }
 static inline char **cglibc_environ(void) {
     extern char **environ;  // declared by unistd.h only under _GNU_SOURCE, which the module is built without
     return environ;
 }
 static inline __sighandler_t cglibc_sig_ign(void) { return SIG_IGN; }
+static inline __sighandler_t cglibc_sig_dfl(void) { return SIG_DFL; }

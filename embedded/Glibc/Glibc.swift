@@ -11,6 +11,7 @@ public var errno: Int32 {
 public var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> { cglibc_environ() }
 
 public var SIG_IGN: __sighandler_t? { cglibc_sig_ign() }
+public var SIG_DFL: __sighandler_t? { cglibc_sig_dfl() }
 
 public var S_IFMT: mode_t { mode_t(CGlibc.S_IFMT) }
 public var S_IFIFO: mode_t { mode_t(CGlibc.S_IFIFO) }

@@ -54,7 +54,8 @@ public final class DDCMonitorEmulator: I2CDeviceEmulator {
             setRequests.append((time, value))
             brightness = min(value, maximum)
         case nil:
-            protocolViolations.append("a message that is not Get or Set VCP Feature: \(bytes)")
+            protocolViolations.append(
+                "a message that is not Get or Set VCP Feature: \(bytes.map(hex).joined(separator: " "))")
         }
     }
 
