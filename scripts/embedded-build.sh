@@ -23,8 +23,10 @@ EMBEDDED_LIB=$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/embedde
 mkdir -p "$OUT/modulemaps"
 "$SWIFT" package dump-package >"$OUT/package.json"
 
-flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo
-    $([ -n "$lint" ] && echo -Onone -g || echo -Osize) -target "$TARGET" -package-name ambience -I "$OUT" -I "$ROOT/embedded/Glibc")
+optimisation=(-Osize)
+[ -z "$lint" ] || optimisation=(-Onone -g)
+flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo "${optimisation[@]}"
+    -target "$TARGET" -package-name ambience -I "$OUT" -I "$ROOT/embedded/Glibc")
 
 cc -c -O2 "$ROOT/embedded/strtod.c" -o "$OUT/strtod.o"
 if [ ! -f "$OUT/libGlibc.a" ] || [ -n "$(find embedded/Glibc -newer "$OUT/libGlibc.a" -print -quit)" ]; then
@@ -41,7 +43,7 @@ for program in "${@:-ambience-run}"; do
             # A system library: its module map as it is, its library as the map links it, and
             # pkg-config's flags where the manifest names a package (libgpiod 2 in a prefix).
             flags+=(-I "$ROOT/$directory")
-            libraries+=($(sed -n 's/^ *link "\(.*\)".*/-l\1/p' "$directory/module.modulemap"))
+            mapfile -t -O "${#libraries[@]}" libraries < <(sed -n 's/^ *link "\(.*\)".*/-l\1/p' "$directory/module.modulemap")
             if [ "$pkg" != - ]; then
                 # shellcheck disable=SC2207 # pkg-config's flags are words
                 cflags+=($(pkg-config --cflags "$pkg")) libraries=($(pkg-config --libs-only-L "$pkg") "${libraries[@]}")
