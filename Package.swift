@@ -157,7 +157,8 @@ let package = Package(
         // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
         // program drives libmosquitto from its own poll loop.
         .target(
-            name: "AmbienceMQTT", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON"]),
+            name: "AmbienceMQTT",
+            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
         .executableTarget(
             name: "ambience-mqtt",
