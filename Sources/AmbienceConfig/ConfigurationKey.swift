@@ -110,14 +110,14 @@ extension ConfigurationKey {
         _ name: String, range: ClosedRange<Int>,
         describe: @escaping @Sendable (Int64) -> String = { "\($0)" },
         meaning: String, get: @escaping @Sendable (Settings) -> Int?,
-        set: @escaping @Sendable (inout Settings, Int) -> Void
+        set: @escaping @Sendable (inout Settings, Int) -> Void, unset: String? = nil
     ) -> Self {
         value(
             name,
             read: { name, section, decoder in
                 decoder.integer(name, in: section, range: range, describe: describe, meaning: meaning)
             },
-            write: { describe(Int64($0)) }, get: get, set: set)
+            write: { describe(Int64($0)) }, get: get, set: set, unset: unset)
     }
 
     public static func string(
@@ -156,6 +156,24 @@ extension ConfigurationKey {
         value(
             name, read: { name, section, decoder in decoder.choice(name, in: section, meaning: meaning) },
             write: { TOMLWriter.string($0.rawValue) }, get: get, set: set)
+    }
+
+    /// One of `choices`, read by the type's own parser but only in the spelling the file is
+    /// documented with.
+    public static func choice<Choice: Sendable>(
+        _ name: String, meaning: String, among choices: [Choice],
+        spelled spelling: @escaping @Sendable (Choice) -> String,
+        parsing parse: @escaping @Sendable (String) -> Choice?,
+        get: @escaping @Sendable (Settings) -> Choice?,
+        set: @escaping @Sendable (inout Settings, Choice) -> Void
+    ) -> Self {
+        value(
+            name,
+            read: { name, section, decoder in
+                decoder.choice(
+                    name, in: section, meaning: meaning, among: choices, spelled: spelling, parsing: parse)
+            },
+            write: { TOMLWriter.string(spelling($0)) }, get: get, set: set)
     }
 
     /// A table of its own (`[record]`), written after its parent's keys.

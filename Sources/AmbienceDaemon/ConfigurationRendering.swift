@@ -33,16 +33,15 @@ extension DaemonConfiguration {
             [("kind", string(sensor.kind.rawValue))]
                 + (chip.usesBus
                     ? [("bus", busText(sensor.bus)), ("address", sensor.address.description)] : [])
-                + chip.render(sensor.model).sensorKeys.map { ($0.key, $0.value) }
+                + chip.sensorKeyValues(sensor.model).map { ($0.key, $0.value) }
                 + [("interval", ConfigurationFormat.number(interval))]
                 + (chip.usesBus ? [("force", String(sensor.force))] : []))
-        for other in Chips.all where other.tableKeys != nil {
-            let rendering = other.render(sensor.chips[other.kind])
-            table(
+        for other in Chips.all where other.table != nil {
+            lines.append("")
+            lines.append(
                 "[sensor.\(other.kind.rawValue)]"
-                    + (other.kind == sensor.kind ? "" : "   # not used with this sensor kind"),
-                rendering.table.map { ($0.key, $0.value) })
-            lines += rendering.comments
+                    + (other.kind == sensor.kind ? "" : "   # not used with this sensor kind"))
+            lines += other.tableLines(sensor.chips[other.kind])
         }
         return lines
     }

@@ -146,7 +146,7 @@ extension DaemonConfiguration {
         let section = decoder.section("sensor", of: root)
         decoder.allowOnly(
             ["kind", "bus", "address", "interval", "force"] + Chips.all.flatMap { $0.sensorKeys }
-                + Chips.all.filter { $0.tableKeys != nil }.map { $0.kind.rawValue }, in: section)
+                + Chips.all.filter { $0.table != nil }.map { $0.kind.rawValue }, in: section)
         let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map { $0.rawValue })
         let kind = decoder.choice(
             "kind", in: section, meaning: "a sensor kind", among: SensorSettings.Kind.allCases,
