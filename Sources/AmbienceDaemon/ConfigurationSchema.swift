@@ -21,6 +21,7 @@ extension DaemonConfiguration {
         return tables.configuration
     }
 
+    /// The top level of the file: its own keys, then its tables.
     static let topLevel = ConfigurationTable<DaemonTables>([
         // Read with the layers, since it names the layer beneath the file.
         ConfigurationKey(
@@ -49,6 +50,8 @@ extension DaemonConfiguration {
             }),
         .table("filter", filter, get: { $0.engine }, set: { $0.engine = $1 }),
         .table("thresholds", thresholds, get: { $0.engine }, set: { $0.engine = $1 }),
+        // The last of the engine's tables: its values are checked together here, before the
+        // tables after it are read, so that the faults keep their order.
         .table("timing", timing, get: { $0.engine }, set: { $0.engine = $1 })
             .then { tables, _, decoder in tables.validateEngine(decoder: &decoder) },
         ConfigurationKey(
