@@ -102,7 +102,7 @@ extension ConfigurationKey {
                 }
                 return number
             },
-            write: ConfigurationFormat.number, get: get, set: set)
+            write: { ConfigurationFormat.number($0) }, get: get, set: set)
     }
 
     /// An integer in `range`, written (in the file and in messages) as `describe` spells it.
@@ -126,7 +126,7 @@ extension ConfigurationKey {
     ) -> Self {
         value(
             name, read: { name, section, decoder in decoder.string(name, in: section)?.value },
-            write: TOMLWriter.string, get: get, set: set, unset: unset)
+            write: { TOMLWriter.string($0) }, get: get, set: set, unset: unset)
     }
 
     public static func absolutePath(
@@ -135,7 +135,7 @@ extension ConfigurationKey {
     ) -> Self {
         value(
             name, read: { name, section, decoder in decoder.absolutePath(name, in: section) },
-            write: TOMLWriter.string, get: get, set: set, unset: unset)
+            write: { TOMLWriter.string($0) }, get: get, set: set, unset: unset)
     }
 
     /// File permission bits, written in octal.
@@ -148,18 +148,8 @@ extension ConfigurationKey {
             write: { ConfigurationFormat.octal(Int64($0)) }, get: get, set: set)
     }
 
-    /// One of a fixed set of words, its raw values.
-    public static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ name: String, meaning: String, get: @escaping @Sendable (Settings) -> Choice?,
-        set: @escaping @Sendable (inout Settings, Choice) -> Void
-    ) -> Self where Choice.RawValue == String {
-        value(
-            name, read: { name, section, decoder in decoder.choice(name, in: section, meaning: meaning) },
-            write: { TOMLWriter.string($0.rawValue) }, get: get, set: set)
-    }
-
-    /// One of `choices`, read by the type's own parser but only in the spelling the file is
-    /// documented with.
+    /// One of a fixed set of words: `choices`, read by the type's own parser but only in the
+    /// spelling the file is documented with.
     public static func choice<Choice: Sendable>(
         _ name: String, meaning: String, among choices: [Choice],
         spelled spelling: @escaping @Sendable (Choice) -> String,

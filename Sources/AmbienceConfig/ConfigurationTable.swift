@@ -1,3 +1,5 @@
+import TOML
+
 /// A table of the configuration as its keys declare it: the keys it accepts, read in the order
 /// they are declared, and written back by `ambience check` in that order.
 public struct ConfigurationTable<Settings>: Sendable {

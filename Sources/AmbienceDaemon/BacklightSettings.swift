@@ -90,7 +90,8 @@ extension DaemonConfiguration {
 
     static let backlight = ConfigurationTable<BacklightValues>([
         .value(
-            "device", read: decodeDevice, write: { TOMLWriter.string($0.description) }, get: { $0.device },
+            "device", read: { name, section, decoder in decodeDevice(name, in: section, decoder: &decoder) },
+            write: { TOMLWriter.string($0.description) }, get: { $0.device },
             set: { $0.device = $1 }),
         curve("curve", field: .curve, get: { $0.curve }, set: { $0.curve = $1 }),
         .inlineTable("curves", stateCurves, get: { $0.stateCurves }, set: { $0.stateCurves = $1 }),
@@ -120,7 +121,7 @@ extension DaemonConfiguration {
             name,
             read: { name, section, decoder in decodeCurve(name, in: section, field: field, decoder: &decoder)
             },
-            write: curveText, get: get, set: set)
+            write: { curveText($0) }, get: get, set: set)
     }
 
     private static func decodeDevice(

@@ -133,10 +133,12 @@ extension DaemonConfiguration {
 
     static let pipes = ConfigurationTable<PipeSettings>([
         .value(
-            "paths", read: decodePaths,
+            "paths", read: { name, section, decoder in decodePaths(name, in: section, decoder: &decoder) },
             write: { "[" + $0.map(TOMLWriter.string).joined(separator: ", ") + "]" },
             get: { $0.paths }, set: { $0.paths = $1 }),
-        .choice("format", meaning: "a pipe format", get: { $0.format }, set: { $0.format = $1 }),
+        .choice(
+            "format", meaning: "a pipe format", among: EventLine.Format.allCases, spelled: { $0.rawValue },
+            parsing: { EventLine.Format(rawValue: $0) }, get: { $0.format }, set: { $0.format = $1 }),
         .permissionBits("mode", get: { $0.mode }, set: { $0.mode = $1 }),
         .string("group", get: { $0.group }, set: { $0.group = $1 }, unset: "the daemon's own"),
     ])

@@ -90,7 +90,7 @@ extension KioskSettings {
                     }
                     return text
                 },
-                write: TOMLWriter.string,
+                write: { TOMLWriter.string($0) },
                 get: { appearance in appearance.features.first { $0.name == name }?.value },
                 set: { appearance, value in appearance.features.append(MediaFeature(name, value)) })
         } + [.boolean("auto_dark_mode", get: { $0.autoDarkMode }, set: { $0.autoDarkMode = $1 })])

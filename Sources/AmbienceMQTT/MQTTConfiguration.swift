@@ -217,11 +217,13 @@ public struct MQTTConfiguration: Equatable, Sendable {
             get: { $0.deviceID }, set: { $0.deviceID = $1 }),
         .string("name", get: { $0.name }, set: { $0.name = $1 }),
         checkedString(
-            "topic_prefix", isValid: isTopicPath, "must be topic levels without +, #, or empty levels",
+            "topic_prefix", isValid: { isTopicPath($0) },
+            "must be topic levels without +, #, or empty levels",
             get: { $0.topicPrefix }, set: { $0.topicPrefix = $1 }),
         .boolean("discovery", get: { $0.discovery }, set: { $0.discovery = $1 }),
         checkedString(
-            "discovery_prefix", isValid: isTopicPath, "must be topic levels without +, #, or empty levels",
+            "discovery_prefix", isValid: { isTopicPath($0) },
+            "must be topic levels without +, #, or empty levels",
             get: { $0.discoveryPrefix }, set: { $0.discoveryPrefix = $1 }),
         .boolean("discovery_per_entity", get: { $0.discoveryPerEntity }, set: { $0.discoveryPerEntity = $1 }),
         .integer(
@@ -258,7 +260,7 @@ public struct MQTTConfiguration: Equatable, Sendable {
                 }
                 return text
             },
-            write: TOMLWriter.string, get: get, set: set)
+            write: { TOMLWriter.string($0) }, get: get, set: set)
     }
 
     /// [a-zA-Z0-9_-]+: what Home Assistant allows in discovery topic ids.

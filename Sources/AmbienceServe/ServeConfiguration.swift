@@ -179,7 +179,7 @@ public struct ServeConfiguration: Equatable, Sendable {
                 }
                 return text
             },
-            write: TOMLWriter.string, get: { $0.allowedOrigin }, set: { $0.allowedOrigin = $1 }),
+            write: { TOMLWriter.string($0) }, get: { $0.allowedOrigin }, set: { $0.allowedOrigin = $1 }),
         .absolutePath("pipe", get: { $0.pipe }, set: { $0.pipe = $1 }),
         .boolean("allow_remote", get: { $0.allowRemote }, set: { $0.allowRemote = $1 })
             .then { configuration, section, decoder in

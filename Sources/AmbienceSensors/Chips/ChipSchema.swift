@@ -1,5 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
+import TOML
 
 // What the chips' settings tables share: the spelling of their checks and messages.
 extension ConfigurationDecoder {
@@ -55,7 +56,6 @@ extension ConfigurationKey {
 /// them), which `settings` makes the chip's settings of, checking what spans keys; `values` is the
 /// way back, for `ambience check`'s text. Most chips' values are their settings.
 public struct ChipTable<Settings>: Sendable {
-    public let names: [String]
     let decode: @Sendable (ConfigurationDecoder.Section, inout ConfigurationDecoder) -> Settings
     let lines: @Sendable (Settings, _ path: String) -> [String]
 
@@ -65,7 +65,6 @@ public struct ChipTable<Settings>: Sendable {
             @escaping @Sendable (Values, ConfigurationDecoder.Section, inout ConfigurationDecoder) -> Settings,
         values: @escaping @Sendable (Settings) -> Values
     ) {
-        names = keys.names
         decode = { section, decoder in
             var read = start
             keys.decode(section, into: &read, decoder: &decoder)
@@ -75,11 +74,9 @@ public struct ChipTable<Settings>: Sendable {
     }
 
     private init(
-        names: [String],
         decode: @escaping @Sendable (ConfigurationDecoder.Section, inout ConfigurationDecoder) -> Settings,
         lines: @escaping @Sendable (Settings, _ path: String) -> [String]
     ) {
-        self.names = names
         self.decode = decode
         self.lines = lines
     }
@@ -96,7 +93,7 @@ extension ChipTable where Settings: ChipSettings {
         let decode = decode
         let lines = lines
         return ChipTable<SensorModel>(
-            names: names, decode: { section, decoder in decode(section, &decoder).model },
+            decode: { section, decoder in decode(section, &decoder).model },
             lines: { model, path in lines(Settings(model) ?? .defaults, path) })
     }
 }

@@ -38,7 +38,7 @@ extension BH1750 {
         ConfigurationTable<TableValues>([
             .choice(
                 "mode", meaning: "a BH1750 mode", among: ModeSetting.configurationChoices,
-                spelled: { $0.configurationText }, parsing: ModeSetting.init(parsing:), get: { $0.mode },
+                spelled: { $0.configurationText }, parsing: { ModeSetting(parsing: $0) }, get: { $0.mode },
                 set: { $0.mode = $1 }),
             .integer(
                 "mtreg", range: measurementTimeRange, meaning: "a measurement time (MTreg)",

@@ -33,7 +33,8 @@ extension TSL2561 {
             ConfigurationTable([
                 .choice(
                     "gain", meaning: "a TSL2561 gain", among: GainSetting.configurationChoices,
-                    spelled: { $0.configurationText }, parsing: GainSetting.init(parsing:), get: { $0.gain },
+                    spelled: { $0.configurationText }, parsing: { GainSetting(parsing: $0) },
+                    get: { $0.gain },
                     set: { $0.gain = $1 }),
                 // The driver takes 13 and 14 for 13.7 too; the file is written with the datasheet's values.
                 .milliseconds(

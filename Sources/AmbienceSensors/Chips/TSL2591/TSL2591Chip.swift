@@ -27,7 +27,7 @@ extension TSL2591 {
             ConfigurationTable([
                 .choice(
                     "gain", meaning: "a TSL2591 gain", among: GainSetting.configurationChoices,
-                    spelled: { $0.description }, parsing: GainSetting.init(parsing:), get: { $0.gain },
+                    spelled: { $0.description }, parsing: { GainSetting(parsing: $0) }, get: { $0.gain },
                     set: { $0.gain = $1 }),
                 .milliseconds(
                     "integration", among: IntegrationTime.allCases, milliseconds: { $0.milliseconds },
