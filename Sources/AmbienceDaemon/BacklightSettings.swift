@@ -88,6 +88,7 @@ extension DaemonConfiguration {
         }
     }
 
+    /// `[backlight]`: the display, and how its brightness follows the light.
     static let backlight = ConfigurationTable<BacklightValues>([
         .value(
             "device", read: { name, section, decoder in decodeDevice(name, in: section, decoder: &decoder) },
@@ -113,6 +114,7 @@ extension DaemonConfiguration {
                 set: { $0[state] = $1 })
         })
 
+    /// A `[[lux, percent], …]` key; `field` is the brightness engine's name for it.
     private static func curve<Settings>(
         _ name: String, field: BrightnessField, get: @escaping @Sendable (Settings) -> BrightnessCurve?,
         set: @escaping @Sendable (inout Settings, BrightnessCurve) -> Void
