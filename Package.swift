@@ -142,7 +142,7 @@ let package = Package(
         // Its header and library are in the default paths, a cross build's sysroot included.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
-        .target(name: "AmbienceServe", dependencies: ["AmbienceCore", "AmbienceConfig"]),
+        .target(name: "AmbienceServe", dependencies: ["AmbienceCore", "AmbienceConfig", "TOML"]),
         .executableTarget(
             name: "ambience-serve",
             dependencies: [
@@ -157,7 +157,8 @@ let package = Package(
         // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
         // program drives libmosquitto from its own poll loop.
         .target(
-            name: "AmbienceMQTT", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON"]),
+            name: "AmbienceMQTT",
+            dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
         .executableTarget(
             name: "ambience-mqtt",

@@ -78,44 +78,67 @@ extension DaemonConfiguration {
     ) -> BacklightSettings? {
         let section = decoder.section("backlight", of: root)
         guard !section.layers.isEmpty else { return nil }
-        decoder.allowOnly(
-            ["device", "curve", "curves", "min", "max", "tau", "dwell", "deadband", "ramp"], in: section)
-        var device = BacklightSettings.Device.auto
-        if let (text, line, file) = decoder.string("device", in: section) {
-            if let parsed = BacklightSettings.Device(text) {
-                device = parsed
-            } else {
-                decoder.fail(
-                    section.key("device"),
-                    "\"\(text)\" is not a backlight: use \"auto\", a name in /sys/class/backlight"
-                        + " (\"rpi_backlight\"), its directory (an absolute path), or \"ddc:BUS\"",
-                    file: file, line: line)
-            }
-        }
-        let defaults = BrightnessConfiguration.indoorKiosk
-        let curve = decodeCurve("curve", in: section, field: .curve, decoder: &decoder) ?? defaults.curve
-        let curves = decoder.section("curves", of: section)
-        decoder.allowOnly(AmbienceState.allCases.map { $0.rawValue }, in: curves)
-        let invert = decodeCurve("invert", in: curves, field: .curveInvert, decoder: &decoder)
-        let regular = decodeCurve("regular", in: curves, field: .curveRegular, decoder: &decoder)
-        let contrast = decodeCurve("contrast", in: curves, field: .curveContrast, decoder: &decoder)
-        let minimum =
-            decoder.integer("min", in: section, range: 0...100, meaning: "a percent") ?? defaults.minimum
-        let maximum =
-            decoder.integer("max", in: section, range: 1...100, meaning: "a percent") ?? defaults.maximum
+        var values = BacklightValues(BacklightSettings())
+        backlight.decode(section, into: &values, decoder: &decoder)
         do {
-            let brightness = try BrightnessConfiguration(
-                curve: curve, invertCurve: invert, regularCurve: regular, contrastCurve: contrast,
-                minimum: minimum, maximum: maximum,
-                timeConstant: decoder.number("tau", in: section) ?? defaults.timeConstant,
-                dwell: decoder.number("dwell", in: section) ?? defaults.dwell,
-                deadband: decoder.number("deadband", in: section) ?? defaults.deadband,
-                rampRate: decoder.number("ramp", in: section) ?? defaults.rampRate)
-            return BacklightSettings(device: device, brightness: brightness)
+            return BacklightSettings(device: values.device, brightness: try values.brightness())
         } catch {
             decoder.adopt(error.renamingKey(backlightFileKey))
-            return BacklightSettings(device: device)
+            return BacklightSettings(device: values.device)
         }
+    }
+
+    /// `[backlight]`: the display, and how its brightness follows the light.
+    static let backlight = ConfigurationTable<BacklightValues>([
+        .value(
+            "device", read: { name, section, decoder in decodeDevice(name, in: section, decoder: &decoder) },
+            write: { TOMLWriter.string($0.description) }, get: { $0.device },
+            set: { $0.device = $1 }),
+        curve("curve", field: .curve, get: { $0.curve }, set: { $0.curve = $1 }),
+        .inlineTable("curves", stateCurves, get: { $0.stateCurves }, set: { $0.stateCurves = $1 }),
+        .integer(
+            "min", range: 0...100, meaning: "a percent", get: { $0.minimum }, set: { $0.minimum = $1 }),
+        .integer(
+            "max", range: 1...100, meaning: "a percent", get: { $0.maximum }, set: { $0.maximum = $1 }),
+        .number("tau", get: { $0.timeConstant }, set: { $0.timeConstant = $1 }),
+        .number("dwell", get: { $0.dwell }, set: { $0.dwell = $1 }),
+        .number("deadband", get: { $0.deadband }, set: { $0.deadband = $1 }),
+        .number("ramp", get: { $0.rampRate }, set: { $0.rampRate = $1 }),
+    ])
+
+    /// `[backlight] curves`: a curve of its own for any theme state.
+    static let stateCurves = ConfigurationTable<[AmbienceState: BrightnessCurve]>(
+        AmbienceState.allCases.map { state in
+            curve(
+                state.rawValue, field: BacklightValues.curveField(state), get: { $0[state] },
+                set: { $0[state] = $1 })
+        })
+
+    /// A `[[lux, percent], …]` key; `field` is the brightness engine's name for it.
+    private static func curve<Settings>(
+        _ name: String, field: BrightnessField, get: @escaping @Sendable (Settings) -> BrightnessCurve?,
+        set: @escaping @Sendable (inout Settings, BrightnessCurve) -> Void
+    ) -> ConfigurationKey<Settings> {
+        .value(
+            name,
+            read: { name, section, decoder in decodeCurve(name, in: section, field: field, decoder: &decoder)
+            },
+            write: { curveText($0) }, get: get, set: set)
+    }
+
+    private static func decodeDevice(
+        _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
+    ) -> BacklightSettings.Device? {
+        guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
+        guard let device = BacklightSettings.Device(text) else {
+            decoder.fail(
+                section.key(name),
+                "\"\(text)\" is not a backlight: use \"auto\", a name in /sys/class/backlight"
+                    + " (\"rpi_backlight\"), its directory (an absolute path), or \"ddc:BUS\"",
+                file: file, line: line)
+            return nil
+        }
+        return device
     }
 
     /// `[[lux, percent], …]`, validated by `BrightnessCurve`; nil when not given or refused.
@@ -152,30 +175,75 @@ extension DaemonConfiguration {
         }
     }
 
-    /// `[backlight]` as `ambience check` prints it; nothing when there is none.
-    func backlightLines() -> [String] {
-        guard let backlight else {
+    /// `[backlight]` as `ambience check` prints it; a comment when there is none.
+    static func backlightLines(_ settings: BacklightSettings?, path: String) -> [String] {
+        guard let settings else {
             return ["", "# [backlight]: none, the display's brightness is left alone"]
         }
-        typealias Format = ConfigurationFormat
-        let settings = backlight.brightness
-        func curveText(_ curve: BrightnessCurve) -> String {
-            "["
-                + curve.points.map { "[\(Format.number($0.lux)), \(Format.number($0.percent))]" }
-                .joined(separator: ", ") + "]"
+        return backlight.block(BacklightValues(settings), path: path)
+    }
+
+    private static func curveText(_ curve: BrightnessCurve) -> String {
+        "["
+            + curve.points.map {
+                "[\(ConfigurationFormat.number($0.lux)), \(ConfigurationFormat.number($0.percent))]"
+            }
+            .joined(separator: ", ") + "]"
+    }
+}
+
+/// `[backlight]` as the file gives it, before the brightness engine's values are validated
+/// together (`BrightnessConfiguration`, whose values cannot be set one by one).
+struct BacklightValues {
+    var device: BacklightSettings.Device
+    var curve: BrightnessCurve
+    var stateCurves: [AmbienceState: BrightnessCurve]
+    var minimum: Int
+    var maximum: Int
+    var timeConstant: Double
+    var dwell: Double
+    var deadband: Double
+    var rampRate: Double
+
+    init(_ settings: BacklightSettings) {
+        let brightness = settings.brightness
+        device = settings.device
+        curve = brightness.curve
+        stateCurves = [:]
+        for state in AmbienceState.allCases {
+            stateCurves[state] = Self.curve(of: brightness, for: state)
         }
-        let stateCurves = [
-            ("invert", settings.invertCurve), ("regular", settings.regularCurve),
-            ("contrast", settings.contrastCurve),
-        ].compactMap { name, curve in curve.map { "\(name) = \(curveText($0))" } }
-        return [
-            "", "[backlight]", "device = \(TOMLWriter.string(backlight.device.description))",
-            "curve = \(curveText(settings.curve))",
-            "curves = " + (stateCurves.isEmpty ? "{}" : "{ " + stateCurves.joined(separator: ", ") + " }"),
-            "min = \(settings.minimum)", "max = \(settings.maximum)",
-            "tau = \(Format.number(settings.timeConstant))",
-            "dwell = \(Format.number(settings.dwell))", "deadband = \(Format.number(settings.deadband))",
-            "ramp = \(Format.number(settings.rampRate))",
-        ]
+        minimum = brightness.minimum
+        maximum = brightness.maximum
+        timeConstant = brightness.timeConstant
+        dwell = brightness.dwell
+        deadband = brightness.deadband
+        rampRate = brightness.rampRate
+    }
+
+    func brightness() throws(ConfigurationError) -> BrightnessConfiguration {
+        try BrightnessConfiguration(
+            curve: curve, invertCurve: stateCurves[.invert], regularCurve: stateCurves[.regular],
+            contrastCurve: stateCurves[.contrast], minimum: minimum, maximum: maximum,
+            timeConstant: timeConstant, dwell: dwell, deadband: deadband, rampRate: rampRate)
+    }
+
+    /// The brightness engine's name for a state's curve, the key of its refusals.
+    static func curveField(_ state: AmbienceState) -> BrightnessField {
+        switch state {
+        case .invert: .curveInvert
+        case .regular: .curveRegular
+        case .contrast: .curveContrast
+        }
+    }
+
+    private static func curve(of brightness: BrightnessConfiguration, for state: AmbienceState)
+        -> BrightnessCurve?
+    {
+        switch state {
+        case .invert: brightness.invertCurve
+        case .regular: brightness.regularCurve
+        case .contrast: brightness.contrastCurve
+        }
     }
 }

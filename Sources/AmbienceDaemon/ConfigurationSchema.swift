@@ -4,73 +4,144 @@ import AmbienceOutputs
 import AmbienceSensors
 import TOML
 
-/// The schema: which keys each table takes, their types, ranges and defaults.
+/// The schema: the keys of each table, declared once with their types, ranges and defaults, as
+/// the file is read and as `ambience check` writes it back.
 extension DaemonConfiguration {
     typealias Section = ConfigurationDecoder.Section
 
     static func decode(
         _ layers: [ConfigurationLayer], board: String?, decoder: inout ConfigurationDecoder
     ) -> DaemonConfiguration? {
-        let root = ConfigurationDecoder.root(of: layers)
-        decoder.allowOnly(
-            [
-                "board", "state_file", "control_pipe", "control_mode", "control_group", "state_directory",
-                "sensor", "filter", "thresholds", "timing", "gpio", "pipes", "record", "backlight",
-                // Companion programs' tables: each program decodes its own, in its own module,
-                // and `ambience check` checks them all.
-                "serve", "mqtt", "kiosk",
-            ], in: root)
-        let stateFile = decoder.absolutePath("state_file", in: root) ?? StateFileSink.defaultPath
-        let controlPipe = decoder.absolutePath("control_pipe", in: root) ?? ControlPipe.defaultPath
-        let controlMode = decoder.permissionBits("control_mode", in: root) ?? UInt32(ControlPipe.defaultMode)
-        let controlGroup = decoder.string("control_group", in: root)?.value
-        let stateDirectory =
-            decoder.absolutePath("state_directory", in: root) ?? OverrideStore.defaultDirectory
-        let (sensor, interval) = decodeSensor(root, decoder: &decoder)
-        let engine = decodeEngine(root, sampleInterval: interval, decoder: &decoder)
-        let gpio = decodeGPIO(root, decoder: &decoder)
-        let pipes = decodePipes(root, decoder: &decoder)
-        let record = decodeRecord(root, decoder: &decoder)
-        let backlight = decodeBacklight(root, decoder: &decoder)
+        var tables = DaemonTables(board: board)
+        topLevel.decode(ConfigurationDecoder.root(of: layers), into: &tables, decoder: &decoder)
         rejectSharedPaths(
-            [("state_file", stateFile), ("control_pipe", controlPipe)]
-                + pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },
+            [("state_file", tables.stateFile), ("control_pipe", tables.controlPipe)]
+                + tables.pipes.paths.enumerated().map { ("pipes.paths[\($0.offset)]", $0.element) },
             decoder: &decoder)
-        guard let sensor else { return nil }
-        var configuration = DaemonConfiguration(
-            board: board, sensor: sensor, engine: engine, gpio: gpio, pipes: pipes, stateFile: stateFile,
-            controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
-            stateDirectory: stateDirectory)
-        configuration.record = record
-        configuration.backlight = backlight
-        return configuration
+        return tables.configuration
     }
+
+    /// The top level of the file: its own keys, then its tables.
+    static let topLevel = ConfigurationTable<DaemonTables>([
+        // Read with the layers, since it names the layer beneath the file.
+        ConfigurationKey(
+            "board", decode: { _, _, _ in },
+            text: { tables, _ in
+                tables.board.map {
+                    .comment("board = \(TOMLWriter.string($0))   (its values are merged below)")
+                }
+                    ?? .omitted
+            }),
+        .absolutePath("state_file", get: { $0.stateFile }, set: { $0.stateFile = $1 }),
+        .absolutePath("control_pipe", get: { $0.controlPipe }, set: { $0.controlPipe = $1 }),
+        .permissionBits("control_mode", get: { $0.controlMode }, set: { $0.controlMode = $1 }),
+        .string(
+            "control_group", get: { $0.controlGroup }, set: { $0.controlGroup = $1 },
+            unset: "the daemon's own"),
+        .absolutePath("state_directory", get: { $0.stateDirectory }, set: { $0.stateDirectory = $1 }),
+        ConfigurationKey(
+            "sensor",
+            decode: { tables, root, decoder in
+                (tables.sensor, tables.sampleInterval) = decodeSensor(root, decoder: &decoder)
+            },
+            text: { tables, _ in
+                tables.sensor.map { .table(sensorLines($0, interval: tables.validEngine.sampleInterval)) }
+                    ?? .omitted
+            }),
+        .table("filter", filter, get: { $0.engine }, set: { $0.engine = $1 }),
+        .table("thresholds", thresholds, get: { $0.engine }, set: { $0.engine = $1 }),
+        // The last of the engine's tables: its values are checked together here, before the
+        // tables after it are read, so that the faults keep their order.
+        .table("timing", timing, get: { $0.engine }, set: { $0.engine = $1 })
+            .then { tables, _, decoder in tables.validateEngine(decoder: &decoder) },
+        ConfigurationKey(
+            "gpio", decode: { tables, root, decoder in tables.gpio = decodeGPIO(root, decoder: &decoder) },
+            text: { tables, path in
+                .table(
+                    tables.gpio.map { gpio.block($0, path: path) } ?? ["", "# [gpio]: no indicator lines"])
+            }),
+        .table("pipes", pipes, get: { $0.pipes }, set: { $0.pipes = $1 }),
+        .table("record", record, get: { $0.record }, set: { $0.record = $1 }),
+        ConfigurationKey(
+            "backlight",
+            decode: { tables, root, decoder in tables.backlight = decodeBacklight(root, decoder: &decoder) },
+            text: { tables, path in .table(backlightLines(tables.backlight, path: path)) }),
+        // Companion programs' tables: each program decodes its own, in its own module, and
+        // `ambience check` checks them all.
+        .otherProgram("serve"), .otherProgram("mqtt"), .otherProgram("kiosk"),
+    ])
 
     /// `[record]`: whether the record of the light is kept on disk, how often it is written, and
     /// the size at which its file is rotated.
-    private static func decodeRecord(_ root: Section, decoder: inout ConfigurationDecoder) -> RecordSettings {
-        let section = decoder.section("record", of: root)
-        decoder.allowOnly(["persist", "flush_interval", "max_bytes"], in: section)
-        var settings = RecordSettings()
-        settings.persist = decoder.boolean("persist", in: section) ?? settings.persist
-        if let interval = decoder.number("flush_interval", in: section) {
-            if interval.isFinite, interval >= 10, interval <= 86_400 {
-                settings.flushInterval = interval
-            } else {
-                decoder.adopt(
-                    ConfigurationError(
-                        key: section.key("flush_interval"),
-                        message: "must be 10 to 86400 seconds, not \(ConfigurationFormat.number(interval)):"
-                            + " the record is written at most this often"))
-            }
-        }
-        if let bytes = decoder.integer(
-            "max_bytes", in: section, range: 100_000...1_000_000_000_000, meaning: "a size in bytes")
-        {
-            settings.maximumBytes = Int64(bytes)
-        }
-        return settings
-    }
+    static let record = ConfigurationTable<RecordSettings>([
+        .boolean("persist", get: { $0.persist }, set: { $0.persist = $1 }),
+        .number(
+            "flush_interval", get: { $0.flushInterval }, set: { $0.flushInterval = $1 },
+            refusing: { interval in
+                interval.isFinite && interval >= 10 && interval <= 86_400
+                    ? nil
+                    : "must be 10 to 86400 seconds, not \(ConfigurationFormat.number(interval)):"
+                        + " the record is written at most this often"
+            }),
+        .integer(
+            "max_bytes", range: 100_000...1_000_000_000_000, meaning: "a size in bytes",
+            get: { Int($0.maximumBytes) }, set: { $0.maximumBytes = Int64($1) }),
+    ])
+
+    /// `[filter]`, `[thresholds]` and `[timing]`: the engine's values, validated by the engine's
+    /// own types once the three are read, their refusals placed back in the file.
+    static let filter = ConfigurationTable<EngineValues>([
+        .number("tau", get: { $0.timeConstant }, set: { $0.timeConstant = $1 })
+    ])
+
+    static let thresholds = ConfigurationTable<EngineValues>([
+        .inlineTable("invert_regular", boundary, get: { $0.invertRegular }, set: { $0.invertRegular = $1 }),
+        .inlineTable(
+            "regular_contrast", boundary, get: { $0.regularContrast }, set: { $0.regularContrast = $1 }),
+    ])
+
+    static let boundary = ConfigurationTable<Boundary>([
+        .number("fall", get: { $0.fall }, set: { $0.fall = $1 }),
+        .number("rise", get: { $0.rise }, set: { $0.rise = $1 }),
+    ])
+
+    static let timing = ConfigurationTable<EngineValues>([
+        .number("dwell", get: { $0.minimumDwell }, set: { $0.minimumDwell = $1 }),
+        .number("latency", get: { $0.latencyBound }, set: { $0.latencyBound = $1 }),
+        .number("fault_after", get: { $0.faultAfter }, set: { $0.faultAfter = $1 }),
+    ])
+
+    /// `[gpio]`; the chip is required with lines, which `decodeGPIO` checks.
+    static let gpio = ConfigurationTable<GPIOIndicator.Configuration>([
+        .string("chip", get: { $0.chip }, set: { $0.chip = $1 }),
+        // The lines are one setting: a file that gives them replaces the board's set whole, so
+        // that choosing fewer lines than the board suggests is possible.
+        .inlineTable("lines", gpioLines, replacedWhole: true, get: { $0.lines }, set: { $0.lines = $1 }),
+        .integer(
+            "fault", range: lineOffsetRange, meaning: "a line offset", get: { $0.fault.map(Int.init) },
+            set: { $0.fault = UInt32($1) }),
+        .boolean("active_low", get: { $0.activeLow }, set: { $0.activeLow = $1 }),
+    ])
+
+    static let gpioLines = ConfigurationTable<[AmbienceState: UInt32]>(
+        AmbienceState.allCases.map { state in
+            .integer(
+                state.rawValue, range: lineOffsetRange, meaning: "a line offset",
+                get: { $0[state].map(Int.init) },
+                set: { $0[state] = UInt32($1) })
+        })
+
+    static let pipes = ConfigurationTable<PipeSettings>([
+        .value(
+            "paths", read: { name, section, decoder in decodePaths(name, in: section, decoder: &decoder) },
+            write: { "[" + $0.map(TOMLWriter.string).joined(separator: ", ") + "]" },
+            get: { $0.paths }, set: { $0.paths = $1 }),
+        .choice(
+            "format", meaning: "a pipe format", among: EventLine.Format.allCases, spelled: { $0.rawValue },
+            parsing: { EventLine.Format(rawValue: $0) }, get: { $0.format }, set: { $0.format = $1 }),
+        .permissionBits("mode", get: { $0.mode }, set: { $0.mode = $1 }),
+        .string("group", get: { $0.group }, set: { $0.group = $1 }, unset: "the daemon's own"),
+    ])
 
     /// `[sensor]`: the keys every chip shares here; each chip's descriptor reads its own (its
     /// table, or its keys here), for every chip, so that every table in the file is checked.
@@ -80,7 +151,7 @@ extension DaemonConfiguration {
         let section = decoder.section("sensor", of: root)
         decoder.allowOnly(
             ["kind", "bus", "address", "interval", "force"] + Chips.all.flatMap { $0.sensorKeys }
-                + Chips.all.filter { $0.tableKeys != nil }.map { $0.kind.rawValue }, in: section)
+                + Chips.all.filter { $0.table != nil }.map { $0.kind.rawValue }, in: section)
         let kinds = ConfigurationDecoder.alternatives(SensorSettings.Kind.allCases.map { $0.rawValue })
         let kind = decoder.choice(
             "kind", in: section, meaning: "a sensor kind", among: SensorSettings.Kind.allCases,
@@ -142,51 +213,6 @@ extension DaemonConfiguration {
                 ?? Defaults.bus)
     }
 
-    /// Validated by the engine's own types, whose refusals are placed back in the file.
-    private static func decodeEngine(
-        _ root: Section, sampleInterval: Double?, decoder: inout ConfigurationDecoder
-    ) -> EngineConfiguration {
-        let defaults = EngineConfiguration.indoorKiosk
-        let filter = decoder.section("filter", of: root)
-        decoder.allowOnly(["tau"], in: filter)
-        let tau = decoder.number("tau", in: filter) ?? defaults.timeConstant
-
-        let thresholdsSection = decoder.section("thresholds", of: root)
-        decoder.allowOnly(["invert_regular", "regular_contrast"], in: thresholdsSection)
-        func boundary(_ name: String, default fallback: Boundary) -> Boundary {
-            let section = decoder.section(name, of: thresholdsSection)
-            decoder.allowOnly(["fall", "rise"], in: section)
-            return Boundary(
-                fall: decoder.number("fall", in: section) ?? fallback.fall,
-                rise: decoder.number("rise", in: section) ?? fallback.rise)
-        }
-        let invertRegular = boundary("invert_regular", default: defaults.thresholds.invertRegular)
-        let regularContrast = boundary("regular_contrast", default: defaults.thresholds.regularContrast)
-
-        let timing = decoder.section("timing", of: root)
-        decoder.allowOnly(["dwell", "latency", "fault_after"], in: timing)
-        let dwell = decoder.number("dwell", in: timing) ?? defaults.minimumDwell
-        let latency = decoder.number("latency", in: timing) ?? defaults.latencyBound
-        let faultAfter = decoder.number("fault_after", in: timing) ?? defaults.faultAfter
-
-        let thresholds: Thresholds
-        do {
-            thresholds = try Thresholds(invertRegular: invertRegular, regularContrast: regularContrast)
-        } catch {
-            decoder.adopt(error.renamingKey(fileKey))
-            // Go on with the defaults so that the timing is checked too.
-            thresholds = defaults.thresholds
-        }
-        do {
-            return try EngineConfiguration(
-                thresholds: thresholds, timeConstant: tau, minimumDwell: dwell, latencyBound: latency,
-                sampleInterval: sampleInterval ?? defaults.sampleInterval, faultAfter: faultAfter)
-        } catch {
-            decoder.adopt(error.renamingKey(fileKey))
-            return defaults
-        }
-    }
-
     /// Where the file keeps each of the engine's values.
     static func fileKey(_ field: String) -> String? {
         switch EngineField(rawValue: field) {
@@ -208,37 +234,19 @@ extension DaemonConfiguration {
     /// libgpiod numbers lines with an unsigned int, and no chip has anywhere near this many.
     static let lineOffsetRange = 0...65_535
 
+    /// `[gpio]`: nil when the file and its board give no indicator line.
     private static func decodeGPIO(
         _ root: Section, decoder: inout ConfigurationDecoder
     ) -> GPIOIndicator.Configuration? {
         let section = decoder.section("gpio", of: root)
         guard !section.layers.isEmpty else { return nil }
-        decoder.allowOnly(["chip", "lines", "fault", "active_low"], in: section)
-        let chip = decoder.string("chip", in: section)?.value
-        let range = lineOffsetRange
-
-        // The lines are one setting: a file that gives them replaces the board's set whole, so
-        // that choosing fewer lines than the board suggests is possible.
-        let everyLines = decoder.section("lines", of: section)
-        let states = AmbienceState.allCases.map { $0.rawValue }
-        decoder.allowOnly(states, in: everyLines)
-        let lines = Section(path: everyLines.path, layers: Array(everyLines.layers.prefix(1)))
-        var offsets: [AmbienceState: UInt32] = [:]
-        for state in AmbienceState.allCases {
-            if let offset = decoder.integer(state.rawValue, in: lines, range: range, meaning: "a line offset")
-            {
-                offsets[state] = UInt32(offset)
-            }
-        }
-        let fault = decoder.integer("fault", in: section, range: range, meaning: "a line offset")
-        let activeLow = decoder.boolean("active_low", in: section) ?? false
-        let lineSettings = GPIOIndicator.Configuration(
-            chip: chip ?? "", lines: offsets, fault: fault.map(UInt32.init), activeLow: activeLow)
-        for repeated in lineSettings.repeatedLines() {
+        var settings = GPIOIndicator.Configuration(chip: "", lines: [:])
+        gpio.decode(section, into: &settings, decoder: &decoder)
+        for repeated in settings.repeatedLines() {
             decoder.adopt(repeated.renamingKey { section.key($0) })
         }
-        guard !offsets.isEmpty || fault != nil else { return nil }
-        guard let chip else {
+        guard !settings.lines.isEmpty || settings.fault != nil else { return nil }
+        guard !settings.chip.isEmpty else {
             if !section.layers.contains(where: { $0.table["chip"] != nil }) {
                 decoder.missing(
                     "chip", in: section,
@@ -247,41 +255,34 @@ extension DaemonConfiguration {
             }
             return nil
         }
-        return GPIOIndicator.Configuration(
-            chip: chip, lines: offsets, fault: fault.map(UInt32.init), activeLow: activeLow)
+        return settings
     }
 
-    private static func decodePipes(_ root: Section, decoder: inout ConfigurationDecoder) -> PipeSettings {
-        let section = decoder.section("pipes", of: root)
-        decoder.allowOnly(["paths", "format", "mode", "group"], in: section)
-        var settings = PipeSettings()
-        if let (value, file) = decoder.value("paths", in: section) {
-            if let items = value.array {
-                settings.paths = []
-                for (index, item) in items.enumerated() {
-                    let key = section.key("paths") + "[\(index)]"
-                    guard let path = item.string else {
-                        decoder.fail(
-                            key, "must be a string, not \(item.describedType)", file: file,
-                            line: item.position.line)
-                        continue
-                    }
-                    if let path = decoder.checkAbsolute(path, key: key, file: file, line: item.position.line)
-                    {
-                        settings.paths.append(path)
-                    }
-                }
-            } else {
+    /// `[pipes] paths`: the valid paths of the array, each fault placed at its item.
+    private static func decodePaths(
+        _ name: String, in section: Section, decoder: inout ConfigurationDecoder
+    ) -> [String]? {
+        guard let (value, file) = decoder.value(name, in: section) else { return nil }
+        guard let items = value.array else {
+            decoder.fail(
+                section.key(name),
+                "must be an array of paths, like [\"/run/ambience/state\"],"
+                    + " not \(value.describedType)", file: file, line: value.position.line)
+            return nil
+        }
+        var paths: [String] = []
+        for (index, item) in items.enumerated() {
+            let key = section.key(name) + "[\(index)]"
+            guard let path = item.string else {
                 decoder.fail(
-                    section.key("paths"),
-                    "must be an array of paths, like [\"/run/ambience/state\"],"
-                        + " not \(value.describedType)", file: file, line: value.position.line)
+                    key, "must be a string, not \(item.describedType)", file: file, line: item.position.line)
+                continue
+            }
+            if let path = decoder.checkAbsolute(path, key: key, file: file, line: item.position.line) {
+                paths.append(path)
             }
         }
-        settings.format = decoder.choice("format", in: section, meaning: "a pipe format") ?? settings.format
-        settings.mode = decoder.permissionBits("mode", in: section) ?? settings.mode
-        settings.group = decoder.string("group", in: section)?.value
-        return settings
+        return paths
     }
 
     /// The daemon writes to each of these paths; two settings naming the same one would make it

@@ -1,5 +1,7 @@
 import AmbienceClient
 import AmbienceConfig
+import AmbienceCore
+import TOML
 
 /// The `[mqtt]` table of the daemon's file, for `ambience mqtt`: the daemon only accepts the
 /// table; the bridge reads it here, with the same FILE:LINE: KEY errors as the rest of the file.
@@ -19,6 +21,11 @@ public struct MQTTConfiguration: Equatable, Sendable {
             self.host = host
             self.port = port
             self.tls = tls
+        }
+
+        /// As the file writes it: `mqtts://broker.lan:8883`.
+        public var url: String {
+            (tls ? "mqtts://" : "mqtt://") + (host.contains(":") ? "[" + host + "]" : host) + ":\(port)"
         }
 
         /// `mqtt://HOST[:PORT]` (1883) or `mqtts://HOST[:PORT]` (8883); an IPv6 address in brackets.
@@ -124,11 +131,6 @@ public struct MQTTConfiguration: Equatable, Sendable {
         self.controlPipe = controlPipe
     }
 
-    static let keys = [
-        "broker", "username", "password", "password_file", "ca_file", "cert_file", "key_file", "device_id",
-        "name", "topic_prefix", "discovery", "discovery_prefix", "discovery_per_entity", "keepalive", "pipe",
-    ]
-
     /// Reads the `[mqtt]` table and the top-level `control_pipe` of the file at `path`; the rest
     /// of the file is the daemon's (`ambience check` validates it).
     public static func load(
@@ -157,81 +159,108 @@ public struct MQTTConfiguration: Equatable, Sendable {
                 line: nil)
             return nil
         }
-        decoder.allowOnly(keys, in: section)
-        var broker: Broker?
-        if let (url, line, file) = decoder.string("broker", in: section) {
-            switch Broker.parse(url) {
-            case .success(let parsed): broker = parsed
-            case .failure(let error):
-                decoder.fail(section.key("broker"), error.message, file: file, line: line)
+        var configuration = MQTTConfiguration(broker: unread, controlPipe: controlPipe)
+        keys.decode(section, into: &configuration, decoder: &decoder)
+        guard configuration.broker != unread else { return nil }
+        return configuration
+    }
+
+    /// The broker until `broker` is read: required, it never has an empty host once read.
+    private static let unread = Broker(host: "", port: 0, tls: false)
+
+    /// The keys of `[mqtt]`.
+    static let keys = ConfigurationTable<MQTTConfiguration>([
+        .value(
+            "broker",
+            read: { name, section, decoder in
+                guard let (url, line, file) = decoder.string(name, in: section) else {
+                    decoder.missing(
+                        name, in: section,
+                        "required: the broker's URL, mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+                    return nil
+                }
+                switch Broker.parse(url) {
+                case .success(let broker): return broker
+                case .failure(let error):
+                    decoder.fail(section.key(name), error.message, file: file, line: line)
+                    return nil
+                }
+            },
+            write: { TOMLWriter.string($0.url) }, get: { $0.broker }, set: { $0.broker = $1 }),
+        .string("username", get: { $0.username }, set: { $0.username = $1 }),
+        .string("password", get: { $0.password }, set: { $0.password = $1 }),
+        .absolutePath("password_file", get: { $0.passwordFile }, set: { $0.passwordFile = $1 })
+            .then { configuration, section, decoder in
+                guard configuration.password != nil else { return }
+                let key = section.key("password")
+                if configuration.passwordFile != nil {
+                    decoder.adopt(
+                        ConfigurationError(key: key, message: "give password or password_file, not both"))
+                }
+                if configuration.username == nil {
+                    decoder.adopt(ConfigurationError(key: key, message: "a password needs a username"))
+                }
+            },
+        tlsFile("ca_file", get: { $0.caFile }, set: { $0.caFile = $1 }),
+        tlsFile("cert_file", get: { $0.certFile }, set: { $0.certFile = $1 }),
+        tlsFile("key_file", get: { $0.keyFile }, set: { $0.keyFile = $1 })
+            .then { configuration, section, decoder in
+                if (configuration.certFile == nil) != (configuration.keyFile == nil) {
+                    decoder.missing(
+                        configuration.certFile == nil ? "cert_file" : "key_file", in: section,
+                        "a client certificate needs both cert_file and key_file")
+                }
+            },
+        checkedString(
+            "device_id", isValid: { isTopicWord($0) },
+            "must be letters, digits, _ and - only (it is part of topics and Home Assistant ids)",
+            get: { $0.deviceID }, set: { $0.deviceID = $1 }),
+        .string("name", get: { $0.name }, set: { $0.name = $1 }),
+        checkedString(
+            "topic_prefix", isValid: { isTopicPath($0) },
+            "must be topic levels without +, #, or empty levels",
+            get: { $0.topicPrefix }, set: { $0.topicPrefix = $1 }),
+        .boolean("discovery", get: { $0.discovery }, set: { $0.discovery = $1 }),
+        checkedString(
+            "discovery_prefix", isValid: { isTopicPath($0) },
+            "must be topic levels without +, #, or empty levels",
+            get: { $0.discoveryPrefix }, set: { $0.discoveryPrefix = $1 }),
+        .boolean("discovery_per_entity", get: { $0.discoveryPerEntity }, set: { $0.discoveryPerEntity = $1 }),
+        .integer(
+            "keepalive", range: 5...3600, meaning: "seconds", get: { $0.keepalive },
+            set: { $0.keepalive = $1 }),
+        .absolutePath("pipe", get: { $0.pipe }, set: { $0.pipe = $1 }),
+    ])
+
+    /// A file of the TLS connection: an absolute path, and only with an mqtts:// broker.
+    private static func tlsFile(
+        _ name: String, get: @escaping @Sendable (MQTTConfiguration) -> String?,
+        set: @escaping @Sendable (inout MQTTConfiguration, String) -> Void
+    ) -> ConfigurationKey<MQTTConfiguration> {
+        ConfigurationKey.absolutePath(name, get: get, set: set).then { configuration, section, decoder in
+            if get(configuration) != nil, configuration.broker != unread, !configuration.broker.tls {
+                decoder.adopt(ConfigurationError(key: section.key(name), message: "needs an mqtts:// broker"))
             }
-        } else {
-            decoder.missing(
-                "broker", in: section, "required: the broker's URL, mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
-            )
         }
-        let username = decoder.string("username", in: section)?.value
-        let password = decoder.string("password", in: section)
-        let passwordFile = decoder.absolutePath("password_file", in: section)
-        if let password, passwordFile != nil {
-            decoder.fail(
-                section.key("password"), "give password or password_file, not both", file: password.file,
-                line: password.line)
-        }
-        if username == nil, let password {
-            decoder.fail(
-                section.key("password"), "a password needs a username", file: password.file,
-                line: password.line)
-        }
-        var tlsFiles: [String: String] = [:]
-        for key in ["ca_file", "cert_file", "key_file"] {
-            guard let (path, line, file) = decoder.string(key, in: section) else { continue }
-            guard let absolute = decoder.checkAbsolute(path, key: section.key(key), file: file, line: line)
-            else { continue }
-            tlsFiles[key] = absolute
-            if let broker, !broker.tls {
-                decoder.fail(section.key(key), "needs an mqtts:// broker", file: file, line: line)
-            }
-        }
-        let (caFile, certFile, keyFile) = (tlsFiles["ca_file"], tlsFiles["cert_file"], tlsFiles["key_file"])
-        if (certFile == nil) != (keyFile == nil) {
-            decoder.missing(
-                certFile == nil ? "cert_file" : "key_file", in: section,
-                "a client certificate needs both cert_file and key_file")
-        }
-        let deviceID = decoder.string("device_id", in: section)
-        if let (id, line, file) = deviceID, !isTopicWord(id) {
-            decoder.fail(
-                section.key("device_id"),
-                "\"\(id)\" must be letters, digits, _ and - only (it is part of topics and Home Assistant ids)",
-                file: file, line: line)
-        }
-        let name = decoder.string("name", in: section)?.value
-        let topicPrefix = decoder.string("topic_prefix", in: section)
-        if let (prefix, line, file) = topicPrefix, !isTopicPath(prefix) {
-            decoder.fail(
-                section.key("topic_prefix"),
-                "\"\(prefix)\" must be topic levels without +, #, or empty levels",
-                file: file, line: line)
-        }
-        let discoveryPrefix = decoder.string("discovery_prefix", in: section)
-        if let (prefix, line, file) = discoveryPrefix, !isTopicPath(prefix) {
-            decoder.fail(
-                section.key("discovery_prefix"),
-                "\"\(prefix)\" must be topic levels without +, #, or empty levels", file: file, line: line)
-        }
-        let discovery = decoder.boolean("discovery", in: section) ?? true
-        let perEntity = decoder.boolean("discovery_per_entity", in: section) ?? false
-        let keepalive =
-            decoder.integer("keepalive", in: section, range: 5...3600, meaning: "seconds") ?? defaultKeepalive
-        let pipe = decoder.absolutePath("pipe", in: section) ?? defaultPipe
-        guard let broker else { return nil }
-        return MQTTConfiguration(
-            broker: broker, username: username, password: password?.value, passwordFile: passwordFile,
-            caFile: caFile, certFile: certFile, keyFile: keyFile, deviceID: deviceID?.value, name: name,
-            topicPrefix: topicPrefix?.value ?? defaultTopicPrefix, discovery: discovery,
-            discoveryPrefix: discoveryPrefix?.value ?? defaultDiscoveryPrefix, discoveryPerEntity: perEntity,
-            keepalive: keepalive, pipe: pipe, controlPipe: controlPipe)
+    }
+
+    /// A string `isValid` takes; else refused with `"TEXT" MESSAGE`.
+    private static func checkedString(
+        _ name: String, isValid: @escaping @Sendable (String) -> Bool, _ message: String,
+        get: @escaping @Sendable (MQTTConfiguration) -> String?,
+        set: @escaping @Sendable (inout MQTTConfiguration, String) -> Void
+    ) -> ConfigurationKey<MQTTConfiguration> {
+        .value(
+            name,
+            read: { name, section, decoder in
+                guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
+                guard isValid(text) else {
+                    decoder.fail(section.key(name), "\"\(text)\" " + message, file: file, line: line)
+                    return nil
+                }
+                return text
+            },
+            write: { TOMLWriter.string($0) }, get: get, set: set)
     }
 
     /// [a-zA-Z0-9_-]+: what Home Assistant allows in discovery topic ids.

@@ -1,4 +1,5 @@
 import AmbienceConfig
+import TOML
 
 /// Where `ambience serve` listens: an IPv4 or IPv6 address and a port.
 public struct ListenAddress: Equatable, Sendable, CustomStringConvertible {
@@ -144,40 +145,55 @@ public struct ServeConfiguration: Equatable, Sendable {
     public static func decode(_ root: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
         -> ServeConfiguration
     {
-        let section = decoder.section("serve", of: root)
-        decoder.allowOnly(["listen", "allowed_origin", "pipe", "allow_remote"], in: section)
         var configuration = ServeConfiguration()
-        configuration.allowRemote = decoder.boolean("allow_remote", in: section) ?? false
-        if let (text, line, file) = decoder.string("listen", in: section) {
-            if let address = ListenAddress(parsing: text) {
-                if address.isLoopback || configuration.allowRemote {
-                    configuration.listen = address
-                } else {
-                    decoder.fail(
-                        section.key("listen"),
-                        "\"\(text)\" is not a loopback address; set allow_remote = true to listen there",
-                        file: file, line: line)
-                }
-            } else {
-                decoder.fail(
-                    section.key("listen"),
-                    "\"\(text)\" is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470, localhost:8470)",
-                    file: file, line: line)
-            }
-        }
-        if let (text, line, file) = decoder.string("allowed_origin", in: section) {
-            if isOrigin(text) {
-                configuration.allowedOrigin = text
-            } else {
-                decoder.fail(
-                    section.key("allowed_origin"),
-                    "\"\(text)\" is not \"*\" or an origin such as \"https://dash.example:8123\"", file: file,
-                    line: line)
-            }
-        }
-        if let pipe = decoder.absolutePath("pipe", in: section) { configuration.pipe = pipe }
+        keys.decode(decoder.section("serve", of: root), into: &configuration, decoder: &decoder)
         return configuration
     }
+
+    /// The keys of `[serve]`.
+    static let keys = ConfigurationTable<ServeConfiguration>([
+        .value(
+            "listen",
+            read: { name, section, decoder in
+                guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
+                guard let address = ListenAddress(parsing: text) else {
+                    decoder.fail(
+                        section.key(name),
+                        "\"\(text)\" is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470, localhost:8470)",
+                        file: file, line: line)
+                    return nil
+                }
+                return address
+            },
+            write: { TOMLWriter.string($0.description) }, get: { $0.listen }, set: { $0.listen = $1 }),
+        .value(
+            "allowed_origin",
+            read: { name, section, decoder in
+                guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
+                guard isOrigin(text) else {
+                    decoder.fail(
+                        section.key(name),
+                        "\"\(text)\" is not \"*\" or an origin such as \"https://dash.example:8123\"",
+                        file: file, line: line)
+                    return nil
+                }
+                return text
+            },
+            write: { TOMLWriter.string($0) }, get: { $0.allowedOrigin }, set: { $0.allowedOrigin = $1 }),
+        .absolutePath("pipe", get: { $0.pipe }, set: { $0.pipe = $1 }),
+        .boolean("allow_remote", get: { $0.allowRemote }, set: { $0.allowRemote = $1 })
+            .then { configuration, section, decoder in
+                // Once both are read: an address other than loopback needs allow_remote.
+                guard !configuration.listen.isLoopback, !configuration.allowRemote,
+                    let (value, file) = decoder.value("listen", in: section), let text = value.string
+                else { return }
+                decoder.fail(
+                    section.key("listen"),
+                    "\"\(text)\" is not a loopback address; set allow_remote = true to listen there",
+                    file: file, line: value.position.line)
+                configuration.listen = .default
+            },
+    ])
 
     /// Reads the file; a missing file at the default path is the defaults.
     public static func load(

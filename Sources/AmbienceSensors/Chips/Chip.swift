@@ -85,24 +85,6 @@ public struct ChipAddress: Sendable {
     }
 }
 
-/// A chip's settings table written back as TOML: the keys of `[sensor.CHIP]` with their values,
-/// comments for the keys left to the driver, and keys the chip adds to `[sensor]` itself (the IIO
-/// device), written only when it is the chosen one.
-public struct ChipRendering: Sendable {
-    public var table: [(key: String, value: String)] = []
-    public var comments: [String] = []
-    public var sensorKeys: [(key: String, value: String)] = []
-
-    public init(
-        table: [(key: String, value: String)] = [], comments: [String] = [],
-        sensorKeys: [(key: String, value: String)] = []
-    ) {
-        self.table = table
-        self.comments = comments
-        self.sensorKeys = sensorKeys
-    }
-}
-
 /// How the daemon reaches a chip, and how its driver is made from `Settings`: the chip's own
 /// settings type where the chip declares it, `SensorModel` in its descriptor.
 public enum ChipAccess<Settings: Sendable>: Sendable {
@@ -144,8 +126,8 @@ public struct ChipDescriptor: Sendable {
     /// Where the driver looks when the file gives no address.
     public let defaultAddress: I2CAddress
     public let defaults: SensorModel
-    /// The keys of `[sensor.KIND]`; nil when the chip has no table.
-    public let tableKeys: [String]?
+    /// `[sensor.KIND]`; nil when the chip has no table.
+    public let table: ChipTable<SensorModel>?
     /// Keys the chip adds to `[sensor]` itself.
     public let sensorKeys: [String]
     public let access: ChipAccess<SensorModel>
@@ -154,29 +136,51 @@ public struct ChipDescriptor: Sendable {
     /// Nil when the chip is not looked for on a bus; else the outcome, or nil when it is not this
     /// chip (nothing answers, or another chip at a shared address should be asked).
     public let probe: Probe?
-    private let decodeModel: @Sendable (Section, SensorKind?, inout ConfigurationDecoder) -> SensorModel
-    private let renderModel: @Sendable (SensorModel) -> ChipRendering
+    private let decodeSensorKeys: @Sendable (Section, SensorKind?, inout ConfigurationDecoder) -> SensorModel
+    private let renderSensorKeys: @Sendable (SensorModel) -> [(key: String, value: String)]
 
-    /// `decode` reads the chip's table (`[sensor.KIND]`, its unknown keys already refused) when
-    /// `tableKeys` is given, else `[sensor]` itself; it is told the chosen kind, and reads the
-    /// table whether or not its chip is the chosen one, so that every table in a file is checked.
+    /// A chip with its own table, `[sensor.KIND]`.
     public init<Settings: ChipSettings>(
         _ settings: Settings.Type, name: String, addresses: [ChipAddress], defaultAddress: I2CAddress? = nil,
-        tableKeys: [String]?, sensorKeys: [String] = [],
+        table: ChipTable<Settings>, probeOrder: Int = 0, probe: Probe?, access: ChipAccess<Settings>
+    ) {
+        self.init(
+            settings, name: name, addresses: addresses, defaultAddress: defaultAddress,
+            table: table.forModels,
+            sensorKeys: [], decode: { _, _, _ in Settings.defaults }, render: { _ in [] },
+            probeOrder: probeOrder, probe: probe, access: access)
+    }
+
+    /// A chip whose keys are in `[sensor]` itself (a kernel driver's device): `decode` reads them
+    /// there, told the chosen kind, for every chip, so that every key in a file is checked;
+    /// `render` writes them, for the chosen chip only.
+    public init<Settings: ChipSettings>(
+        _ settings: Settings.Type, name: String, sensorKeys: [String],
         decode: @escaping @Sendable (Section, SensorKind?, inout ConfigurationDecoder) -> Settings,
-        render: @escaping @Sendable (Settings) -> ChipRendering,
-        probeOrder: Int = 0, probe: Probe?,
+        render: @escaping @Sendable (Settings) -> [(key: String, value: String)],
         access: ChipAccess<Settings>
+    ) {
+        self.init(
+            settings, name: name, addresses: [], defaultAddress: nil, table: nil, sensorKeys: sensorKeys,
+            decode: decode, render: render, probeOrder: 0, probe: nil, access: access)
+    }
+
+    private init<Settings: ChipSettings>(
+        _ settings: Settings.Type, name: String, addresses: [ChipAddress], defaultAddress: I2CAddress?,
+        table: ChipTable<SensorModel>?, sensorKeys: [String],
+        decode: @escaping @Sendable (Section, SensorKind?, inout ConfigurationDecoder) -> Settings,
+        render: @escaping @Sendable (Settings) -> [(key: String, value: String)],
+        probeOrder: Int, probe: Probe?, access: ChipAccess<Settings>
     ) {
         kind = Settings.kind
         self.name = name
         self.addresses = addresses
         self.defaultAddress = defaultAddress ?? addresses.first?.address ?? 0
         defaults = Settings.defaults.model
-        self.tableKeys = tableKeys
+        self.table = table
         self.sensorKeys = sensorKeys
-        decodeModel = { section, chosen, decoder in decode(section, chosen, &decoder).model }
-        renderModel = { render(Settings($0) ?? Settings.defaults) }
+        decodeSensorKeys = { section, chosen, decoder in decode(section, chosen, &decoder).model }
+        renderSensorKeys = { render(Settings($0) ?? Settings.defaults) }
         self.probeOrder = probeOrder
         self.probe = probe
         self.access = access.forModels
@@ -197,17 +201,24 @@ public struct ChipDescriptor: Sendable {
         return choices.dropLast().joined(separator: ", ") + " or " + (choices.last ?? "")
     }
 
-    /// Reads the chip's settings from `[sensor]` (its table, or its keys there).
+    /// Reads the chip's settings from `[sensor]` (its table, or its keys there), whether or not
+    /// it is the chosen chip, so that every table in a file is checked.
     public func decode(
         sensor: Section, chosen: SensorKind?, decoder: inout ConfigurationDecoder
     ) -> SensorModel {
-        guard let tableKeys else { return decodeModel(sensor, chosen, &decoder) }
-        let section = decoder.section(kind.rawValue, of: sensor)
-        decoder.allowOnly(tableKeys, in: section)
-        return decodeModel(section, chosen, &decoder)
+        guard let table else { return decodeSensorKeys(sensor, chosen, &decoder) }
+        return table.decode(decoder.section(kind.rawValue, of: sensor), &decoder)
     }
 
-    public func render(_ model: SensorModel) -> ChipRendering { renderModel(model) }
+    /// `[sensor.KIND]` as `ambience check` writes it (after its header), or nothing without a table.
+    public func tableLines(_ model: SensorModel) -> [String] {
+        table?.lines(model, "sensor." + kind.rawValue) ?? []
+    }
+
+    /// The keys the chip adds to `[sensor]`, with their values.
+    public func sensorKeyValues(_ model: SensorModel) -> [(key: String, value: String)] {
+        renderSensorKeys(model)
+    }
 
     /// The driver for these settings on `bus` (not used by a kernel chip) at `address`.
     public func makeSensor(

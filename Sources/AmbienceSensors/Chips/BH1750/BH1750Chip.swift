@@ -1,7 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceSystem
-import TOML
 
 extension SensorKind {
     public static let bh1750 = SensorKind("bh1750")
@@ -26,14 +25,7 @@ extension BH1750 {
     public static let chip = ChipDescriptor(
         BH1750.Settings.self, name: "BH1750",
         addresses: [ChipAddress(0x23, "ADDR low"), ChipAddress(0x5C, "ADDR high")],
-        tableKeys: ["mode", "mtreg"],
-        decode: { section, _, decoder in decodeSettings(section, decoder: &decoder) },
-        render: { settings in
-            ChipRendering(
-                table: [("mode", TOMLWriter.string(settings.mode.configurationText))]
-                    + (settings.mode == .automatic ? [] : [("mtreg", String(settings.measurementTime))]),
-                comments: settings.mode == .automatic ? ["# mtreg: chosen by automatic ranging"] : [])
-        },
+        table: table,
         probe: { bus, address, clock in probe(bus, address, clock) },
         access: .i2c { settings, bus, address, clock in
             BH1750(bus: bus, address: address, settings: settings, clock: clock)
@@ -41,25 +33,41 @@ extension BH1750 {
 
     /// Read by the driver's own types, whose refusals (MTreg with automatic ranging) are placed
     /// back in the file.
-    static func decodeSettings(_ section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
-        -> Settings
-    {
-        let mode = decoder.choice(
-            "mode", in: section, meaning: "a BH1750 mode", among: ModeSetting.configurationChoices,
-            spelled: { $0.configurationText }, parsing: ModeSetting.init(parsing:))
-        let measurementTime = decoder.integer(
-            "mtreg", in: section, range: measurementTimeRange, meaning: "a measurement time (MTreg)")
-        // A mode already refused would only make the MTreg look wrong as well.
-        guard mode != nil || !decoder.isGiven("mode", in: section) else { return .automatic }
-        do {
-            return try Settings(mode: mode ?? .automatic, measurementTime: measurementTime)
-        } catch {
-            decoder.adopt(ConfigurationError(key: section.key(error.key), message: error.message))
-            return .automatic
-        }
+    /// `[sensor.bh1750]`: a mode, and the MTreg with a fixed one.
+    static let table = ChipTable<Settings>(
+        ConfigurationTable<TableValues>([
+            .choice(
+                "mode", meaning: "a BH1750 mode", among: ModeSetting.configurationChoices,
+                spelled: { $0.configurationText }, parsing: { ModeSetting(parsing: $0) }, get: { $0.mode },
+                set: { $0.mode = $1 }),
+            .integer(
+                "mtreg", range: measurementTimeRange, meaning: "a measurement time (MTreg)",
+                get: { $0.measurementTime }, set: { $0.measurementTime = $1 },
+                unset: "chosen by automatic ranging"),
+        ]),
+        reading: TableValues(),
+        settings: { values, section, decoder in
+            // A mode already refused would only make the MTreg look wrong as well.
+            guard values.mode != nil || !decoder.isGiven("mode", in: section) else { return .automatic }
+            do throws(ConfigurationError) {
+                return try Settings(mode: values.mode ?? .automatic, measurementTime: values.measurementTime)
+            } catch {
+                decoder.adopt(ConfigurationError(key: section.key(error.key), message: error.message))
+                return .automatic
+            }
+        },
+        values: { settings in
+            TableValues(
+                mode: settings.mode,
+                measurementTime: settings.mode == .automatic ? nil : Int(settings.measurementTime))
+        })
+
+    /// The table as the file gives it: nil for a key not given (or refused).
+    struct TableValues {
+        var mode: ModeSetting?
+        var measurementTime: Int?
     }
 
-    /// The BH1750 has no ID: power it on and reset it; its data register must then read 0.
     static func probe(_ bus: any I2CBus, _ address: I2CAddress, _ clock: any Clock) -> ProbeFinding.Outcome? {
         let data: [UInt8]
         do {

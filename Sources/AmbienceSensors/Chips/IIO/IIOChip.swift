@@ -27,7 +27,7 @@ extension IIOLightSensor {
     /// `kind = "iio"` with `device` in `[sensor]` itself; not looked for on a bus (`probe` lists
     /// the IIO devices apart).
     public static let chip = ChipDescriptor(
-        Settings.self, name: "IIO light sensor", addresses: [], tableKeys: nil, sensorKeys: ["device"],
+        Settings.self, name: "IIO light sensor", sensorKeys: ["device"],
         decode: { sensor, chosen, decoder in
             let device = decoder.string("device", in: sensor)
             if chosen == .iio, device == nil {
@@ -42,10 +42,7 @@ extension IIOLightSensor {
             }
             return Settings(device: device?.value)
         },
-        render: { settings in
-            ChipRendering(sensorKeys: [("device", TOMLWriter.string(settings.device ?? ""))])
-        },
-        probe: nil,
+        render: { settings in [("device", TOMLWriter.string(settings.device ?? ""))] },
         access: .kernel(
             check: { settings in
                 // As a wrong bus is, a device that is not there is reported at once.

@@ -28,28 +28,21 @@ extension OPT3001 {
             ChipAddress(0x46, "ADDR to SDA"),
             ChipAddress(0x47, "ADDR to SCL"),
         ],
-        defaultAddress: defaultAddress, tableKeys: ["range", "integration"],
-        decode: { section, _, decoder in
-            var settings = Settings()
-            settings.range = decodeRange(section, decoder: &decoder) ?? settings.range
-            settings.conversionTime =
-                decoder.milliseconds(
-                    "integration", in: section, among: ConversionTime.allCases,
-                    milliseconds: { $0.milliseconds })
-                ?? settings.conversionTime
-            return settings
-        },
-        render: { settings in
-            let range =
-                switch settings.range {
-                case .automatic: TOMLWriter.string("auto")
-                case .fixed(let scale): String(scale.number)
-                }
-            return ChipRendering(table: [
-                ("range", range),
-                ("integration", ConfigurationFormat.number(settings.conversionTime.milliseconds)),
-            ])
-        },
+        defaultAddress: defaultAddress,
+        table: ChipTable(
+            ConfigurationTable([
+                .value(
+                    "range", read: { _, section, decoder in decodeRange(section, decoder: &decoder) },
+                    write: { range in
+                        switch range {
+                        case .automatic: TOMLWriter.string("auto")
+                        case .fixed(let scale): String(scale.number)
+                        }
+                    }, get: { $0.range }, set: { $0.range = $1 }),
+                .milliseconds(
+                    "integration", among: ConversionTime.allCases, milliseconds: { $0.milliseconds },
+                    get: { $0.conversionTime }, set: { $0.conversionTime = $1 }),
+            ])),
         probe: { bus, address, clock in
             // Its manufacturer and device ID registers say "TI" and 0x3001; reading them changes nothing.
             guard identify(bus: bus, address: address) else {

@@ -1,7 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceSystem
-import TOML
 
 extension SensorKind {
     public static let tsl2561 = SensorKind("tsl2561")
@@ -29,27 +28,19 @@ extension TSL2561 {
             ChipAddress(0x29, "ADDR to GND"), ChipAddress(0x39, "ADDR floating"),
             ChipAddress(0x49, "ADDR to VDD"),
         ],
-        defaultAddress: defaultAddress, tableKeys: ["gain", "integration"],
-        decode: { section, _, decoder in
-            var settings = Settings()
-            // The driver takes 13 and 14 for 13.7 too; the file is written with the datasheet's values.
-            settings.integrationTime =
-                decoder.milliseconds(
-                    "integration", in: section, among: IntegrationTime.allCases,
-                    milliseconds: { $0.milliseconds })
-                ?? settings.integrationTime
-            settings.gain =
-                decoder.choice(
-                    "gain", in: section, meaning: "a TSL2561 gain", among: GainSetting.configurationChoices,
-                    spelled: { $0.configurationText }, parsing: GainSetting.init(parsing:)) ?? settings.gain
-            return settings
-        },
-        render: { settings in
-            ChipRendering(table: [
-                ("gain", TOMLWriter.string(settings.gain.configurationText)),
-                ("integration", ConfigurationFormat.number(settings.integrationTime.milliseconds)),
-            ])
-        },
+        defaultAddress: defaultAddress,
+        table: ChipTable(
+            ConfigurationTable([
+                .choice(
+                    "gain", meaning: "a TSL2561 gain", among: GainSetting.configurationChoices,
+                    spelled: { $0.configurationText }, parsing: { GainSetting(parsing: $0) },
+                    get: { $0.gain },
+                    set: { $0.gain = $1 }),
+                // The driver takes 13 and 14 for 13.7 too; the file is written with the datasheet's values.
+                .milliseconds(
+                    "integration", among: IntegrationTime.allCases, milliseconds: { $0.milliseconds },
+                    get: { $0.integrationTime }, set: { $0.integrationTime = $1 }),
+            ])),
         probe: { bus, address, clock in probe(bus, address, clock) },
         access: .i2c { settings, bus, address, clock in
             TSL2561(bus: bus, address: address, settings: settings, clock: clock)

@@ -1,7 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceSystem
-import TOML
 
 extension SensorKind {
     public static let tsl2591 = SensorKind("tsl2591")
@@ -24,26 +23,16 @@ extension TSL2591 {
     public static let chip = ChipDescriptor(
         TSL2591.Settings.self, name: "TSL2591",
         addresses: [ChipAddress(0x29, "its only address")],
-        tableKeys: ["gain", "integration"],
-        decode: { section, _, decoder in
-            var settings = Settings()
-            settings.gain =
-                decoder.choice(
-                    "gain", in: section, meaning: "a TSL2591 gain", among: GainSetting.configurationChoices,
-                    spelled: { $0.description }, parsing: GainSetting.init(parsing:)) ?? settings.gain
-            settings.integrationTime =
-                decoder.milliseconds(
-                    "integration", in: section, among: IntegrationTime.allCases,
-                    milliseconds: { $0.milliseconds })
-                ?? settings.integrationTime
-            return settings
-        },
-        render: { settings in
-            ChipRendering(table: [
-                ("gain", TOMLWriter.string(settings.gain.description)),
-                ("integration", ConfigurationFormat.number(settings.integrationTime.milliseconds)),
-            ])
-        },
+        table: ChipTable(
+            ConfigurationTable([
+                .choice(
+                    "gain", meaning: "a TSL2591 gain", among: GainSetting.configurationChoices,
+                    spelled: { $0.description }, parsing: { GainSetting(parsing: $0) }, get: { $0.gain },
+                    set: { $0.gain = $1 }),
+                .milliseconds(
+                    "integration", among: IntegrationTime.allCases, milliseconds: { $0.milliseconds },
+                    get: { $0.integrationTime }, set: { $0.integrationTime = $1 }),
+            ])),
         // A TSL2591 and a TSL2561 can both sit at 0x29: the TSL2591's ID register is asked first.
         // On a TSL2561 the same command byte is a word read of a threshold register, which is
         // harmless and never reads 0x50 after power-up.

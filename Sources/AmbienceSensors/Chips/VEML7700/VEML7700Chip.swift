@@ -1,7 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceSystem
-import TOML
 
 extension SensorKind {
     public static let veml7700 = SensorKind("veml7700")
@@ -27,21 +26,7 @@ extension VEML7700 {
     public static let chip = ChipDescriptor(
         VEML7700.Settings.self, name: "VEML7700",
         addresses: [ChipAddress(0x10, "its only address")],
-        tableKeys: ["gain", "integration"],
-        decode: { section, _, decoder in decodeSettings(section, decoder: &decoder) },
-        render: { settings in
-            switch settings.range {
-            case .automatic:
-                ChipRendering(
-                    table: [("gain", TOMLWriter.string("auto"))],
-                    comments: ["# integration: chosen by automatic ranging"])
-            case .fixed(let range):
-                ChipRendering(table: [
-                    ("gain", TOMLWriter.string(range.gain.description)),
-                    ("integration", ConfigurationFormat.number(range.integrationTime.milliseconds)),
-                ])
-            }
-        },
+        table: table,
         probe: { bus, address, clock in
             guard identify(bus: bus, address: address) else {
                 return SensorProbe.answers(bus, address)
@@ -56,24 +41,43 @@ extension VEML7700 {
 
     /// `gain` is "auto" (gain and integration time follow the light) or a gain; `integration`
     /// goes with a fixed gain only.
-    static func decodeSettings(_ section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
-        -> Settings
-    {
-        // nil: "auto".
-        let gain: Gain?? = decoder.choice(
-            "gain", in: section, meaning: "a VEML7700 gain", among: [nil] + Gain.allCases.map { $0 },
-            spelled: { $0?.description ?? "auto" },
-            parsing: { $0 == "auto" ? .some(nil) : Gain(parsing: $0).map { .some($0) } })
-        let integration = decoder.milliseconds(
-            "integration", in: section, among: IntegrationTime.allCases, milliseconds: { $0.milliseconds })
-        // A gain already refused would only make the integration look wrong as well.
-        guard let chosen = gain ?? (decoder.isGiven("gain", in: section) ? nil : .some(nil)) else {
-            return .automatic
-        }
-        guard let fixed = chosen else {
-            if integration != nil { decoder.chosenByAutomaticRanging("integration", in: section, by: "gain") }
-            return .automatic
-        }
-        return Settings(gain: fixed, integrationTime: integration ?? defaultIntegrationTime)
+    /// `[sensor.veml7700]`: a gain or "auto", and the integration time with a fixed gain.
+    static let table = ChipTable<Settings>(
+        ConfigurationTable<TableValues>([
+            .choice(
+                "gain", meaning: "a VEML7700 gain", among: [nil] + Gain.allCases.map { $0 },
+                spelled: { $0?.description ?? "auto" },
+                parsing: { $0 == "auto" ? .some(nil) : Gain(parsing: $0).map { .some($0) } },
+                get: { $0.gain },
+                set: { $0.gain = $1 }),
+            .milliseconds(
+                "integration", among: IntegrationTime.allCases, milliseconds: { $0.milliseconds },
+                get: { $0.integration }, set: { $0.integration = $1 }, unset: "chosen by automatic ranging"),
+        ]),
+        reading: TableValues(),
+        settings: { values, section, decoder in
+            // A gain already refused would only make the integration look wrong as well.
+            guard let chosen = values.gain ?? (decoder.isGiven("gain", in: section) ? nil : .some(nil)) else {
+                return .automatic
+            }
+            guard let fixed = chosen else {
+                if values.integration != nil {
+                    decoder.chosenByAutomaticRanging("integration", in: section, by: "gain")
+                }
+                return .automatic
+            }
+            return Settings(gain: fixed, integrationTime: values.integration ?? defaultIntegrationTime)
+        },
+        values: { settings in
+            switch settings.range {
+            case .automatic: TableValues(gain: .some(nil))
+            case .fixed(let range): TableValues(gain: range.gain, integration: range.integrationTime)
+            }
+        })
+
+    /// The table as the file gives it: nil for a key not given (or refused); a gain of nil is "auto".
+    struct TableValues {
+        var gain: Gain??
+        var integration: IntegrationTime?
     }
 }
