@@ -4,12 +4,16 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 BIN := .build/debug/ambience
+# Every program built in Embedded Swift (scripts/embedded-build.sh): what the packages ship, and
+# what the command-line, browser, serve, MQTT, Home Assistant, record and package tests run.
+EMBEDDED_DIR := .build/embedded/x86_64
+EMBEDDED_BIN := $(EMBEDDED_DIR)/ambience
 RELEASE_BIN := .build/release/ambience
 PREFIX ?= /usr/local
 GPIOD2_PREFIX ?= /opt/libgpiod2
 FUZZ_SECONDS ?= 15
 
-.PHONY: setup build release demo test unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test lint \
+.PHONY: setup build release embedded embedded-gpiod2 demo test unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test lint \
 	fuzz test-gpiod2 test-swift6.0 dist test-arm64 rig-setup rig-test bench install uninstall clean deb deb-test
 
 # Debian packages the build and the tests need (installed only when missing).
@@ -32,6 +36,19 @@ setup:
 
 build: setup
 	$(SWIFT) build
+
+# Every program in Embedded Swift, into $(EMBEDDED_DIR) (docs/tests.md, "Embedded Swift").
+embedded: setup
+	SWIFT=$(SWIFT) scripts/embedded-build.sh
+
+# The same against libgpiod 2.x, as trixie's package links it: the Swift modules are the same
+# (copied with their times, so not built again); the shim and the link are that library's.
+EMBEDDED_GPIOD2_DIR := .build/embedded/x86_64-gpiod2
+embedded-gpiod2: embedded
+	[ -f $(GPIOD2_PREFIX)/lib/pkgconfig/libgpiod.pc ] || .ci/libgpiod2.sh $(GPIOD2_PREFIX)
+	mkdir -p $(EMBEDDED_GPIOD2_DIR) && cp -a $(EMBEDDED_DIR)/. $(EMBEDDED_GPIOD2_DIR)/
+	PKG_CONFIG_PATH=$(GPIOD2_PREFIX)/lib/pkgconfig OUT=$(CURDIR)/$(EMBEDDED_GPIOD2_DIR) SWIFT=$(SWIFT) \
+		scripts/embedded-build.sh
 
 # The release build's flags live in scripts/release-build.sh alone (make bench builds with it too).
 release: setup
@@ -56,49 +73,43 @@ unit-test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-cli-test: build
-	Tests/cli/run.sh $(BIN)
+cli-test: embedded
+	Tests/cli/run.sh $(EMBEDDED_BIN)
 
-# The pure core (AmbienceCore, JSON) built in Embedded Swift; `replay` made of it must match the
-# portable build's byte for byte.
-embedded-test: build
-	Tests/embedded/run.sh $(BIN)
+# The pure core (AmbienceCore, JSON) built in Embedded Swift, `replay` made of it matching the
+# portable build's byte for byte; every program built so, interpolating only what it prints, and
+# ambience-run answering as the portable build does.
+embedded-test: build embedded
+	Tests/embedded/run.sh $(BIN) $(EMBEDDED_DIR)
 
 # ambience serve over real loopback sockets, driven by a simulated daemon (Tests/serve/run.py).
-serve-test: setup
-	$(SWIFT) build --product ambience
-	$(SWIFT) build --product ambience-serve
-	Tests/serve/run.py $(dir $(BIN))
+serve-test: embedded
+	Tests/serve/run.py $(EMBEDDED_DIR)
 # The record of the light, plot and replay --summary through the built binary; the pictures it
 # draws (SVG, and a PNG from headless Chromium) stay in .build/record-test.
-record-test: build
-	Tests/record/run.sh $(BIN)
+record-test: embedded
+	Tests/record/run.sh $(EMBEDDED_BIN)
 # ambience mqtt against a real broker: mosquitto started by the tests on loopback (never the
 # system's service, which installing the package may have started: it is stopped and disabled).
 define stop_mosquitto_service
 	@if command -v systemctl >/dev/null && systemctl is-active --quiet mosquitto 2>/dev/null; then \
 		echo "stopping the mosquitto service the package started"; systemctl disable --now mosquitto; fi
 endef
-mqtt-test: build
+mqtt-test: embedded
 	$(stop_mosquitto_service)
-	$(SWIFT) build --product ambience-mqtt
-	Tests/mqtt/run.sh .build/debug
+	Tests/mqtt/run.sh $(EMBEDDED_DIR)
 # A real Home Assistant (PyPI's, pinned, in a venv inside the trixie root that
 # scripts/debian-root.sh keeps outside the repository, both made on first use) against a
 # mosquitto of the test's own and a simulated kiosk bridged by ambience mqtt (Tests/ha/run.py).
-ha-test: build
+ha-test: embedded
 	$(stop_mosquitto_service)
-	$(SWIFT) build --product ambience-mqtt
-	Tests/ha/run.sh .build/debug
+	Tests/ha/run.sh $(EMBEDDED_DIR)
 # `ambience kiosk` driving Debian's Chromium, headless, and `ambience serve`'s script in it: what
 # the pages themselves see; and the desktop colour scheme recipe against dconf in a private D-Bus
 # session.
-kiosk-test: setup
-	$(SWIFT) build --product ambience
-	$(SWIFT) build --product ambience-kiosk
-	$(SWIFT) build --product ambience-serve
-	Tests/browser/run.py $(BIN) .build/debug/ambience-kiosk
-	Tests/desktop/color-scheme.sh $(BIN)
+kiosk-test: embedded
+	Tests/browser/run.py $(EMBEDDED_BIN) $(EMBEDDED_DIR)/ambience-kiosk
+	Tests/desktop/color-scheme.sh $(EMBEDDED_BIN)
 
 # The README's screenshots of the three states (docs/images/kiosk-*.png).
 .PHONY: kiosk-screenshots
@@ -178,26 +189,20 @@ rig-test-deb: release
 # The trixie amd64 package as installed: a Debian 13 guest booted with systemd and udevd under
 # QEMU, the package installed by apt and set up as the README says, then its services restarted,
 # crashed, hung, reloaded, upgraded, rebooted, removed and purged (docs/rig.md, "The system rig").
-# The binary is the release build against Debian 13's libgpiod, as make deb packages it.
-# The release build against libgpiod 2.x, as trixie's package has it: what the system rig installs
-# (test-system, sd-bench, test-powercut).
-GPIOD2_RELEASE_BIN = "$$(scripts/release-build.sh --scratch-path .build/gpiod2-release --show-bin-path)/ambience"
-.PHONY: gpiod2-release test-system sd-bench test-powercut
-gpiod2-release: setup
-	[ -f $(GPIOD2_PREFIX)/lib/pkgconfig/libgpiod.pc ] || .ci/libgpiod2.sh $(GPIOD2_PREFIX)
-	PKG_CONFIG_PATH=$(GPIOD2_PREFIX)/lib/pkgconfig SWIFT=$(SWIFT) \
-		scripts/release-build.sh --scratch-path .build/gpiod2-release
-test-system: gpiod2-release
-	Tests/system/run.sh $(GPIOD2_RELEASE_BIN)
+# The programs are the Embedded build against Debian 13's libgpiod, as make deb packages them:
+# what the system rig installs (test-system, sd-bench, test-powercut).
+.PHONY: test-system sd-bench test-powercut
+test-system: embedded-gpiod2
+	Tests/system/run.sh $(EMBEDDED_GPIOD2_DIR)/ambience
 # What the installed stack writes to the card in a day at steady state, from the system rig guest's
 # own counters (docs/performance.md, "Writes to the SD card"); about 25 minutes.
-sd-bench: gpiod2-release
-	SYSTEM_RIG_ONLY="sd-bench 1300 sd_bench" Tests/system/run.sh $(GPIOD2_RELEASE_BIN)
+sd-bench: embedded-gpiod2
+	SYSTEM_RIG_ONLY="sd-bench 1300 sd_bench" Tests/system/run.sh $(EMBEDDED_GPIOD2_DIR)/ambience
 # Power cuts (docs/rig.md, "Power cuts"): the same guest and package, installed once, then its
 # power cut 30 times (QEMU killed, no shutdown, no sync) during record flushes, overrides, reloads,
 # upgrades and boots, every boot checking each persisted file is the old content or the new.
-test-powercut: gpiod2-release
-	Tests/system/powercut.sh $(GPIOD2_RELEASE_BIN)
+test-powercut: embedded-gpiod2
+	Tests/system/powercut.sh $(EMBEDDED_GPIOD2_DIR)/ambience
 
 install: release
 	scripts/install.sh install "$(PREFIX)" "$(RELEASE_BIN)"
@@ -205,14 +210,14 @@ install: release
 uninstall:
 	scripts/install.sh uninstall "$(PREFIX)"
 
-# Debian packages (docs/packaging.md): bookworm amd64 and trixie amd64 built here, and whatever
+# Debian packages (docs/packaging.md): bookworm amd64 and trixie amd64 (the Embedded builds), and whatever
 # .build/dist/SUITE-ARCH/ambience holds (trixie arm64 from the trixie roots), into .build/deb.
-deb: setup
-	GPIOD2_PREFIX=$(GPIOD2_PREFIX) scripts/debs.sh
+deb: embedded-gpiod2
+	scripts/debs.sh
 
 # The bookworm amd64 package built, linted, installed on this host, upgraded, removed, purged.
-deb-test: release
-	Tests/deb/run.sh "$$(scripts/release-build.sh --show-bin-path)/ambience"
+deb-test: embedded
+	Tests/deb/run.sh $(EMBEDDED_BIN)
 
 clean:
 	rm -rf .build

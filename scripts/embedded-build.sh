@@ -5,7 +5,7 @@
 # (scripts/embedded-plan.py): no second list. Embedded Swift has no Glibc overlay: embedded/Glibc
 # is the module `import Glibc` finds here, and embedded/strtod.c the one runtime hook
 # Double(String) needs.
-#   scripts/embedded-build.sh [--lint] [PROGRAM...]    default: ambience-run
+#   scripts/embedded-build.sh [--lint] [PROGRAM...]    default: every program the package installs
 # Products in .build/embedded/x86_64 (OUT to change): PROGRAM, and PROGRAM.stripped beside it.
 # --lint builds the same modules unoptimised, with line tables, into .build/embedded/lint, links
 # nothing, and fails naming each interpolation Embedded Swift cannot print
@@ -33,8 +33,15 @@ if [ ! -f "$OUT/libGlibc.a" ] || [ -n "$(find embedded/Glibc -newer "$OUT/libGli
     "$SWIFTC" "${flags[@]}" -parse-as-library -module-name Glibc -emit-module -emit-library -static \
         "$ROOT/embedded/Glibc/Glibc.swift" -o "$OUT/libGlibc.a"
 fi
+programs=("$@")
+if [ ${#programs[@]} = 0 ]; then
+    # shellcheck source=scripts/layout.sh
+    . scripts/layout.sh
+    programs=(ambience)
+    for name in $PROGRAMS; do programs+=("ambience-$name"); done
+fi
 built=" " rebuilt=
-for program in "${@:-ambience-run}"; do
+for program in "${programs[@]}"; do
     plan=$(scripts/embedded-plan.py "$program" <"$OUT/package.json")
     modules=() objects=() libraries=() cflags=()
     while read -r kind name directory pkg; do
