@@ -21,7 +21,8 @@ TARGET=x86_64-unknown-linux-gnu
 OUT=${OUT:-$ROOT/.build/embedded/$([ -n "$lint" ] && echo lint || echo x86_64)}
 EMBEDDED_LIB=$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/embedded/$TARGET
 mkdir -p "$OUT/modulemaps"
-"$SWIFT" package dump-package >"$OUT/package.json"
+# A scratch path of its own: the manifest is read while a swift build holds .build.
+"$SWIFT" package --scratch-path "$OUT/manifest" dump-package >"$OUT/package.json"
 
 optimisation=(-Osize)
 [ -z "$lint" ] || optimisation=(-Onone -g)
