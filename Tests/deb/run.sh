@@ -1,5 +1,5 @@
 #!/bin/bash
-# The Debian package, on this host: built around the release binary for bookworm amd64, linted,
+# The Debian package, on this host: built around the Embedded build for bookworm amd64 (make embedded), linted,
 # installed with dpkg, upgraded with a changed configuration, removed and purged. This machine is
 # a throwaway CI machine (Debian 12, no systemd or udev running, as in a container), so the
 # maintainer scripts run for real; whatever the package and this test added (the ambience user,
@@ -7,7 +7,7 @@
 # Usage: Tests/deb/run.sh PATH-TO-RELEASE-AMBIENCE (as root). Each step has a timeout
 # (DEB_TEST_TIMEOUT seconds, default 120) and reports its duration.
 set -uo pipefail
-BIN=$(realpath "${1:?usage: $0 PATH-TO-RELEASE-AMBIENCE}")
+BIN=$(realpath "${1:?usage: $0 PATH-TO-AMBIENCE}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$(mktemp -d)
@@ -62,8 +62,12 @@ depends_come_from_the_libraries() {
     local depends
     depends=$(dpkg-deb -f "$DEB1" Depends)
     echo "Depends: $depends"
-    for p in 'libc6 (>= 2.' libgpiod2 libi2c0 libstdc++6 libgcc-s1; do
+    for p in 'libc6 (>= 2.' libgpiod2 libi2c0 libmicrohttpd12 libmosquitto1; do
         grep -qF "$p" <<<"$depends" || { echo "no $p"; return 1; }
+    done
+    # Built in Embedded Swift: no Swift runtime, so none of the C++ one it is written with.
+    for p in libstdc++6 libgcc-s1; do
+        if grep -qF "$p" <<<"$depends"; then echo "$p: the Swift runtime came along"; return 1; fi
     done
 }
 
