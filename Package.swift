@@ -142,7 +142,7 @@ let package = Package(
         // Its header and library are in the default paths, a cross build's sysroot included.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
-        .target(name: "AmbienceServe", dependencies: ["AmbienceCore", "AmbienceConfig", "TOML"]),
+        .target(name: "AmbienceServe", dependencies: ["AmbienceCore", "AmbienceConfig", "AmbienceSystem", "TOML"]),
         .executableTarget(
             name: "ambience-serve",
             dependencies: [

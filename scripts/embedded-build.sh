@@ -26,11 +26,12 @@ mkdir -p "$OUT/modulemaps"
 
 optimisation=(-Osize)
 [ -z "$lint" ] || optimisation=(-Onone -g)
-flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo "${optimisation[@]}"
+# Swift 6, as Package.swift's tools version makes the SwiftPM build.
+flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -swift-version 6 "${optimisation[@]}"
     -target "$TARGET" -package-name ambience -I "$OUT" -I "$ROOT/embedded/Glibc")
 
 cc -c -O2 "$ROOT/embedded/strtod.c" -o "$OUT/strtod.o"
-if [ ! -f "$OUT/libGlibc.a" ] || [ -n "$(find embedded/Glibc -newer "$OUT/libGlibc.a" -print -quit)" ]; then
+if [ ! -f "$OUT/libGlibc.a" ] || [ -n "$(find embedded/Glibc "$0" -newer "$OUT/libGlibc.a" -print -quit)" ]; then
     "$SWIFTC" "${flags[@]}" -parse-as-library -module-name Glibc -emit-module -emit-library -static \
         "$ROOT/embedded/Glibc/Glibc.swift" -o "$OUT/libGlibc.a"
 fi
@@ -70,9 +71,10 @@ for program in "${programs[@]}"; do
             modules+=("-l$name")
             case $built in *" $name "*) continue ;; esac
             mapfile -t sources < <(find "$directory" -name '*.swift' | sort)
-            # Up to date: built before from sources no newer, and nothing below it rebuilt now.
+            # Up to date: built before from sources (and by this script) no newer, and nothing
+            # below it rebuilt now.
             if [ -z "$rebuilt" ] && [ -f "$OUT/lib$name.a" ] &&
-                [ -z "$(find "${sources[@]}" embedded/Glibc -newer "$OUT/lib$name.a" -print -quit)" ]; then
+                [ -z "$(find "${sources[@]}" embedded/Glibc "$0" -newer "$OUT/lib$name.a" -print -quit)" ]; then
                 built+="$name "
                 continue
             fi

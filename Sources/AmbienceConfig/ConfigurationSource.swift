@@ -1,3 +1,4 @@
+import AmbienceSystem
 import TOML
 
 /// A configuration file as the programs read it: its TOML, and beneath it the board profile it

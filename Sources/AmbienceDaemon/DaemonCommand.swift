@@ -2,6 +2,7 @@ import AmbienceCommandLine
 import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceSensors
 import AmbienceSystem
 
 #if canImport(Glibc)

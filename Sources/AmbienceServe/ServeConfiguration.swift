@@ -1,4 +1,5 @@
 import AmbienceConfig
+import AmbienceSystem
 import TOML
 
 /// Where `ambience serve` listens: an IPv4 or IPv6 address and a port.
