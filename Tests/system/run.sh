@@ -2,10 +2,10 @@
 # make test-system: the trixie amd64 package, as installed, in a Debian 13 guest booted with
 # systemd and udevd under QEMU (docs/rig.md, "The system rig"), its power cut three times.
 # Builds two versions of the package
-# from the release binary (an upgrade needs a newer one), lays out the rig's disk (the packages,
+# from the binary (an upgrade needs a newer one), lays out the rig's disk (the packages,
 # the unit files as built, Tests/system/guest.sh) and boots the guest (rig/system/run.sh).
 #
-#   Tests/system/run.sh BINARY        BINARY: a trixie release build (libgpiod.so.3), amd64 (the
+#   Tests/system/run.sh BINARY        BINARY: a trixie build (libgpiod.so.3: make embedded-gpiod2), amd64 (the
 #                                     guest is a PC) or arm64 (QEMU's arm64 board; make test-arm64)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
