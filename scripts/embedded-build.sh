@@ -80,23 +80,41 @@ for program in "${programs[@]}"; do
             fi
             rebuilt=1
             echo "embedded-build: $name"
-            "$SWIFTC" "${flags[@]}" -parse-as-library -module-name "$name" -emit-module -emit-library -static \
-                "${sources[@]}" -o "$OUT/lib$name.a"
+            # Code generation on every core (a third faster on two); the optimiser stays one thread.
+            "$SWIFTC" "${flags[@]}" -num-threads "$(nproc)" -parse-as-library -module-name "$name" -emit-module \
+                -emit-library -static "${sources[@]}" -o "$OUT/lib$name.a"
+            touch "$OUT/lib$name.a"
             built+="$name "
             ;;
         program)
             mapfile -t sources < <(find "$directory" -name '*.swift' | sort)
+            # The program's own module, compiled apart from the link: the gpiod2 build (its
+            # modules copied) and a build with nothing changed only link again.
+            object=$OUT/$program.o
+            libraries_built=()
+            for module in "${modules[@]#-l}"; do libraries_built+=("$OUT/lib$module.a"); done
+            if [ ! -f "$object" ] ||
+                [ -n "$(find "${sources[@]}" "${libraries_built[@]}" embedded/Glibc "$0" -newer "$object" -print -quit)" ]; then
+                echo "embedded-build: $program"
+                "$SWIFTC" "${flags[@]}" "${sources[@]}" -emit-object -o "$object"
+                # The compiler leaves an output it would write the same untouched: its time is
+                # what says it is up to date.
+                touch "$object"
+            fi
             if [ -n "$lint" ]; then
-                "$SWIFTC" "${flags[@]}" "${sources[@]}" -emit-object -o "$OUT/$program.o"
-                for module in "${modules[@]#-l}"; do echo "$OUT/lib$module.a"; done |
-                    xargs llvm-objdump -d -l -r --no-show-raw-insn "$OUT/$program.o" | swift-demangle | scripts/embedded-interpolation-lint.py
+                # Linted before, and nothing it read changed since: not read again.
+                if [ ! -f "$object.linted" ] || [ -n "$(find "$object" "${libraries_built[@]}" scripts/embedded-interpolation-lint.py \
+                    -newer "$object.linted" -print -quit)" ]; then
+                    llvm-objdump -d -l -r --no-show-raw-insn "$object" "${libraries_built[@]}" |
+                        swift-demangle | scripts/embedded-interpolation-lint.py
+                    touch "$object.linted"
+                fi
                 echo "embedded-build: $program interpolates only what Embedded Swift prints"
                 continue
             fi
-            echo "embedded-build: $program"
             # --gc-sections: the Unicode tables are one object, and most of it (the scalars'
             # names, 230 kB) nothing here reads; without it ambience-run is 1.47 MB stripped.
-            "$SWIFTC" "${flags[@]}" "${sources[@]}" "${objects[@]}" "$OUT/strtod.o" -L "$OUT" \
+            "$SWIFTC" "${flags[@]}" "$object" "${objects[@]}" "$OUT/strtod.o" -L "$OUT" \
                 -Xlinker --gc-sections -Xlinker --start-group -lGlibc "${modules[@]}" -Xlinker --end-group \
                 -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables "${libraries[@]}" -lm -o "$OUT/$program"
             strip -o "$OUT/$program.stripped" "$OUT/$program"
