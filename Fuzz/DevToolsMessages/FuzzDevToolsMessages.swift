@@ -11,7 +11,9 @@ public func fuzzDevToolsMessages(_ data: UnsafePointer<UInt8>, _ size: Int) -> I
     var sent = session.start()
     let (messages, _) = frames.consume(UnsafeBufferPointer(start: data, count: size))
     for (index, message) in messages.enumerated() {
-        sent += session.receive(message).messages
+        // A minute a message: every error page met is loaded again along the way.
+        sent += session.receive(message, at: Double(index) * 60).messages
+        sent += session.retry(at: Double(index) * 60)
         if index == 1 { sent += session.show(.defaultAppearance(for: .contrast)) }
     }
     for text in sent {

@@ -18,6 +18,12 @@ public struct DevToolsSession: Sendable {
         case failed(method: String, message: String)
         case pageAttached(targetID: String, url: String)
         case pageDetached(targetID: String)
+        /// A page shows the browser's error page for `url` (its server down or not up yet, the
+        /// network gone, the browser's network service restarting); it is loaded again after
+        /// `retryIn` seconds. `tries`: the retries made so far, all failed.
+        case pageUnreachable(url: String, retryIn: Double, tries: Int)
+        /// A page that showed the error page has loaded, after `tries` retries.
+        case pageLoaded(url: String, tries: Int)
         /// A message that is not JSON or not a protocol message.
         case unreadable(String)
     }
@@ -38,6 +44,21 @@ public struct DevToolsSession: Sendable {
     public private(set) var pages: [String: String] = [:]
     public private(set) var appearance: Appearance?
     private let overridesAutoDarkMode: Bool
+    /// Pages showing the browser's error page, by session.
+    private var unreachable: [String: UnreachablePage] = [:]
+
+    private struct UnreachablePage {
+        var url: String
+        /// When it is loaded again; infinity while that load is under way.
+        var due: Double
+        var tries: Int
+    }
+
+    /// The wait before an error page's URL is loaded again: doubled at each failure, up to
+    /// `retryLimit`. A kiosk that starts before its Home Assistant (a power cut takes both
+    /// down) shows the page within a minute of the server's answering.
+    public static let retryDelay = 5.0
+    public static let retryLimit = 60.0
     private var nextID = 1
     /// The method of each command not answered yet, and the session it went to.
     private var waiting: [Int: (method: String, session: String?)] = [:]
@@ -61,8 +82,24 @@ public struct DevToolsSession: Sendable {
         return pages.keys.sorted().flatMap { commands(showing: appearance, in: $0) }
     }
 
-    /// One message from the browser (without its NUL).
-    public mutating func receive<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Reaction {
+    /// When the next error page is due to be loaded again.
+    public var nextRetry: Double? { unreachable.values.map { $0.due }.min() }
+
+    /// The error pages due at `now`, each loaded again at the URL it could not load.
+    public mutating func retry(at now: Double) -> [String] {
+        var messages: [String] = []
+        for session in unreachable.keys.sorted() {
+            guard let page = unreachable[session], page.due <= now else { continue }
+            unreachable[session]?.due = .infinity
+            unreachable[session]?.tries += 1
+            messages.append(command("Page.navigate", [("url", .string(page.url))], session: session))
+        }
+        return messages
+    }
+
+    /// One message from the browser (without its NUL), arriving at `now` (the clock
+    /// `nextRetry` and `retry(at:)` count in).
+    public mutating func receive<Bytes: Collection<UInt8>>(_ bytes: Bytes, at now: Double) -> Reaction {
         var reaction = Reaction()
         let message: JSONValue
         do {
@@ -77,6 +114,14 @@ public struct DevToolsSession: Sendable {
                 reaction.notices.append(.answered)
             }
             let sent = waiting.removeValue(forKey: id)
+            // A page found showing an error page when it was attached (the browser's first
+            // tab, whose load failed before the kiosk was there to see it).
+            if let sent, sent.method == "Page.getFrameTree", let session = sent.session,
+                unreachable[session] == nil,
+                let url = message["result"]?["frameTree"]?["frame"]?["unreachableUrl"]?.stringValue
+            {
+                reaction.notices.append(failed(url, in: session, at: now))
+            }
             if let error = message["error"], let sent {
                 // A page that went away in between is no fault of anyone's.
                 let gone = sent.session.map { pages[$0] == nil } ?? false
@@ -111,15 +156,42 @@ public struct DevToolsSession: Sendable {
             if parameters["waitingForDebugger"]?.boolValue == true {
                 reaction.messages.append(command("Runtime.runIfWaitingForDebugger", [], session: session))
             }
+            // A tab's navigations are watched for the error page, and what it shows now asked.
+            if type == "page" {
+                reaction.messages.append(command("Page.enable", [], session: session))
+                reaction.messages.append(command("Page.getFrameTree", [], session: session))
+            }
+        case "Page.frameNavigated":
+            // The tab's own frame, not one inside it.
+            guard let session = message["sessionId"]?.stringValue, pages[session] != nil,
+                let frame = parameters["frame"], frame["parentId"] == nil
+            else { break }
+            if let url = frame["unreachableUrl"]?.stringValue {
+                reaction.notices.append(failed(url, in: session, at: now))
+            } else if let page = unreachable.removeValue(forKey: session) {
+                reaction.notices.append(.pageLoaded(url: page.url, tries: page.tries))
+            }
         case "Target.detachedFromTarget":
             guard let session = parameters["sessionId"]?.stringValue,
                 let targetID = pages.removeValue(forKey: session)
             else { break }
+            unreachable[session] = nil
             reaction.notices.append(.pageDetached(targetID: targetID))
         default:
             break
         }
         return reaction
+    }
+
+    /// The page in `session` shows the error page for `url`: its next load is scheduled, each
+    /// load again that failed doubling the wait, up to `retryLimit`.
+    private mutating func failed(_ url: String, in session: String, at now: Double) -> Notice {
+        let tries = unreachable[session]?.tries ?? 0
+        var delay = Self.retryDelay
+        for _ in 0..<min(tries, 8) { delay *= 2 }
+        delay = min(delay, Self.retryLimit)
+        unreachable[session] = UnreachablePage(url: url, due: now + delay, tries: tries)
+        return .pageUnreachable(url: url, retryIn: delay, tries: tries)
     }
 
     private mutating func commands(showing appearance: Appearance, in session: String) -> [String] {

@@ -117,12 +117,14 @@ final class Kiosk {
             }
             var deadline = min(follower.wakeDeadline, killDeadline)
             if !session.hasAnswered, !stopping { deadline = min(deadline, answerDeadline) }
+            if let retry = session.nextRetry { deadline = min(deadline, retry) }
             if browser.hasUnsent { deadline = min(deadline, clock.now + 0.02) }
             let wake = signals.wait(
                 until: deadline, clock: clock,
                 descriptors: [browser.replies].compactMap { $0 } + follower.descriptors)
             if case .signal(let number) = wake, number != SIGCHLD { stopRequested = true }
             serveBrowser(browser)
+            browser.send(session.retry(at: clock.now))
             followPipe()
             browser.flush()
         }
@@ -163,10 +165,20 @@ final class Kiosk {
         let (messages, dropped) = browser.receive()
         if dropped > 0 { log(.warning, "dropped \(dropped) oversized message(s) from the browser") }
         for message in messages {
-            let reaction = session.receive(message)
+            let reaction = session.receive(message, at: clock.now)
             for notice in reaction.notices {
                 switch notice {
                 case .answered, .pageAttached, .pageDetached: break
+                case .pageUnreachable(let url, let retryIn, tries: 0):
+                    // Said once; the retries after it are quiet until one works.
+                    log(
+                        .warning,
+                        "\(url) could not be loaded (the browser shows its error page): loading it again in"
+                            + " \(seconds(retryIn)) s, then at most every \(seconds(DevToolsSession.retryLimit)) s"
+                    )
+                case .pageUnreachable: break
+                case .pageLoaded(let url, let tries):
+                    log(.notice, "\(url) loaded after \(tries) \(tries == 1 ? "retry" : "retries")")
                 case .failed(let method, let message):
                     log(.warning, "the browser refused \(method): \(message)")
                 case .unreadable(let why): log(.warning, "unreadable message from the browser: \(why)")

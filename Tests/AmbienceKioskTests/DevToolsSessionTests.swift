@@ -7,6 +7,8 @@ private struct ScriptedBrowser {
     var session: DevToolsSession
     var sent: [JSONValue] = []
     var notices: [DevToolsSession.Notice] = []
+    /// The clock the session is given, in seconds.
+    var now = 0.0
 
     init(overridesAutoDarkMode: Bool = false) {
         session = DevToolsSession(overridesAutoDarkMode: overridesAutoDarkMode)
@@ -18,7 +20,7 @@ private struct ScriptedBrowser {
     }
 
     mutating func says(_ text: String) {
-        let reaction = session.receive(Array(text.utf8))
+        let reaction = session.receive(Array(text.utf8), at: now)
         notices += reaction.notices
         record(reaction.messages)
     }
@@ -77,6 +79,7 @@ private func features(_ message: JSONValue) -> [String] {
         #expect(
             sent.map { $0["method"]?.stringValue } == [
                 "Emulation.setEmulatedMedia", "Target.setAutoAttach", "Runtime.runIfWaitingForDebugger",
+                "Page.enable", "Page.getFrameTree",
             ])
         #expect(sent.allSatisfy { $0["sessionId"]?.stringValue == "S1" })
         #expect(features(sent[0]) == ["prefers-color-scheme: dark"])
@@ -91,7 +94,7 @@ private func features(_ message: JSONValue) -> [String] {
         browser.says(ScriptedBrowser.attached("S1", waiting: false))
         #expect(
             browser.takeSent().map { $0["method"]?.stringValue } == [
-                "Emulation.setEmulatedMedia", "Target.setAutoAttach",
+                "Emulation.setEmulatedMedia", "Target.setAutoAttach", "Page.enable", "Page.getFrameTree",
             ])
     }
 
@@ -101,7 +104,7 @@ private func features(_ message: JSONValue) -> [String] {
         browser.says(ScriptedBrowser.attached("S1", waiting: true))
         #expect(
             browser.takeSent().map { $0["method"]?.stringValue } == [
-                "Target.setAutoAttach", "Runtime.runIfWaitingForDebugger",
+                "Target.setAutoAttach", "Runtime.runIfWaitingForDebugger", "Page.enable", "Page.getFrameTree",
             ])
         browser.show(contrast)
         let sent = browser.takeSent()
@@ -141,7 +144,7 @@ private func features(_ message: JSONValue) -> [String] {
         browser.show(dark)
         browser.show(contrast)
         let ids = browser.takeSent().compactMap { $0["id"]?.numberValue }
-        #expect(ids == ids.sorted() && Set(ids).count == ids.count && ids.count == 5)
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count && ids.count == 7)
     }
 
     @Test func framesOfOtherSitesAreAttachedThroughTheirPageAndStyled() {
@@ -186,14 +189,82 @@ private func features(_ message: JSONValue) -> [String] {
         browser.says(#"{"id":1,"result":{}}"#)
         browser.says(ScriptedBrowser.attached("S1", waiting: false, target: "A"))
         browser.says(ScriptedBrowser.attached("S2", waiting: false, target: "B"))
-        browser.show(dark)  // ids 4 (S1) and 5 (S2), after each page's auto-attach (2 and 3)
+        browser.show(dark)  // ids 8 (S1) and 9 (S2), after each page's auto-attach and Page commands (2-7)
         browser.says(#"{"method":"Target.detachedFromTarget","params":{"sessionId":"S2"}}"#)
-        browser.says(#"{"id":4,"error":{"code":-32000,"message":"no such feature"},"sessionId":"S1"}"#)
-        browser.says(#"{"id":5,"error":{"code":-32001,"message":"Session not found"}}"#)
+        browser.says(#"{"id":8,"error":{"code":-32000,"message":"no such feature"},"sessionId":"S1"}"#)
+        browser.says(#"{"id":9,"error":{"code":-32001,"message":"Session not found"}}"#)
         #expect(
             browser.notices.filter { if case .failed = $0 { true } else { false } } == [
                 .failed(method: "Emulation.setEmulatedMedia", message: "no such feature")
             ])
+    }
+
+    private static func navigated(_ session: String, unreachable: String? = nil, parent: String? = nil)
+        -> String
+    {
+        let failed = unreachable.map { #","unreachableUrl":"\#($0)""# } ?? ""
+        let frame = parent.map { #","parentId":"\#($0)""# } ?? ""
+        let url = unreachable == nil ? "http://ha/" : "chrome-error://chromewebdata/"
+        return
+            #"{"method":"Page.frameNavigated","sessionId":"\#(session)","params":{"frame":{"id":"F1","url":"\#(url)"\#(failed)\#(frame)},"type":"Navigation"}}"#
+    }
+
+    @Test func anErrorPageIsLoadedAgainWaitingTwiceAsLongEachTimeUpToAMinute() {
+        var browser = ScriptedBrowser()
+        browser.says(ScriptedBrowser.attached("S1", waiting: false))
+        _ = browser.takeSent()
+        #expect(browser.session.nextRetry == nil)
+        browser.now = 100
+        browser.says(Self.navigated("S1", unreachable: "http://ha:8123/"))
+        #expect(browser.notices.last == .pageUnreachable(url: "http://ha:8123/", retryIn: 5, tries: 0))
+        #expect(browser.session.nextRetry == 105)
+        #expect(browser.session.retry(at: 104.9).isEmpty)
+        var waits: [Double] = []
+        for _ in 0..<6 {
+            let due = browser.session.nextRetry ?? .nan
+            browser.record(browser.session.retry(at: due))
+            let sent = browser.takeSent()
+            #expect(sent.map { $0["method"]?.stringValue } == ["Page.navigate"])
+            #expect(sent.first?["sessionId"]?.stringValue == "S1")
+            #expect(sent.first?["params"]?["url"]?.stringValue == "http://ha:8123/")
+            // While the load is under way nothing more is due.
+            #expect(browser.session.nextRetry == .infinity)
+            browser.now = due + 1
+            browser.says(Self.navigated("S1", unreachable: "http://ha:8123/"))
+            waits.append((browser.session.nextRetry ?? .nan) - browser.now)
+        }
+        #expect(waits == [10, 20, 40, 60, 60, 60])
+        browser.says(Self.navigated("S1"))
+        #expect(browser.notices.last == .pageLoaded(url: "http://ha:8123/", tries: 6))
+        #expect(browser.session.nextRetry == nil)
+    }
+
+    @Test func aTabAlreadyShowingTheErrorPageWhenAttachedIsLoadedAgain() {
+        var browser = ScriptedBrowser()
+        browser.says(ScriptedBrowser.attached("S1", waiting: false))
+        let tree = browser.takeSent().first { $0["method"]?.stringValue == "Page.getFrameTree" }
+        let id = Int(tree?["id"]?.numberValue ?? 0)
+        browser.now = 7
+        browser.says(
+            #"{"id":\#(id),"sessionId":"S1","result":{"frameTree":{"frame":{"id":"F1","url":"chrome-error://chromewebdata/","unreachableUrl":"http://ha:8123/"}}}}"#
+        )
+        #expect(browser.notices.last == .pageUnreachable(url: "http://ha:8123/", retryIn: 5, tries: 0))
+        #expect(browser.session.nextRetry == 12)
+    }
+
+    @Test func aFrameInsideThePageOrADetachedPageIsNotLoadedAgain() {
+        var browser = ScriptedBrowser()
+        browser.says(ScriptedBrowser.attached("S1", waiting: false))
+        browser.says(Self.navigated("S1", unreachable: "http://ad/", parent: "F0"))
+        #expect(browser.session.nextRetry == nil)
+        browser.says(Self.navigated("S1", unreachable: "http://ha:8123/"))
+        #expect(browser.session.nextRetry == 5)
+        browser.says(#"{"method":"Target.detachedFromTarget","params":{"sessionId":"S1"}}"#)
+        #expect(browser.session.nextRetry == nil)
+        #expect(browser.session.retry(at: 1000).isEmpty)
+        // A page's navigation in a session the kiosk does not know is no page of its own.
+        browser.says(Self.navigated("S9", unreachable: "http://ha:8123/"))
+        #expect(browser.session.nextRetry == nil)
     }
 
     @Test func unreadableMessagesAreNoticedNotFatal() {

@@ -17,6 +17,9 @@ class Observer:
         self.reports = []
         self.commands = {}
         self.condition = threading.Condition()
+        # While set, the pages are answered 503 with no body, as a proxy in front of a server
+        # that is starting answers: Chromium shows its error page and does not reload it itself.
+        self.unavailable = False
         self.files = {name: os.path.join(HERE, name[1:]) for name in ["/page1.html", "/page2.html", "/outer.html", "/report.js"]}
         self.files.update(extra_files or {})
         observer = self
@@ -30,6 +33,8 @@ class Observer:
                 if url.path == "/command":
                     page = urllib.parse.parse_qs(url.query).get("id", ["main"])[0]
                     self.reply(200, observer.next_command(page, 10).encode(), "text/plain")
+                elif url.path.endswith(".html") and observer.unavailable:
+                    self.reply(503, b"", "text/plain")
                 elif url.path in observer.files:
                     with open(observer.files[url.path], "rb") as file:
                         body = file.read()

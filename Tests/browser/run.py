@@ -169,6 +169,25 @@ def a_browser_crash_restarts_it_when_configured(rig):
     wait_state(rig, "main", "contrast", since)
 
 
+def a_page_whose_server_is_not_up_yet_is_loaded_again(rig):
+    """A kiosk that starts before its server: the page is answered 503 with no body, Chromium
+    shows its error page (and, for this error, never loads it again itself); the kiosk loads
+    the URL again, and once the server answers the page loads and follows the state."""
+    rig.start_daemon()
+    rig.override("invert")
+    rig.observer.unavailable = True
+    rig.start_kiosk()
+    wait_for(lambda: "could not be loaded" in rig.kiosk_output() or None, WAIT, "the kiosk to see the error page")
+    rig.observer.unavailable = False
+    report = wait_load(rig, "main", 0)
+    assert report["state"] == "invert", report
+    wait_for(lambda: "loaded after" in rig.kiosk_output() or None, WAIT, "the kiosk to say the page loaded")
+    since = rig.observer.count()
+    rig.override("contrast")
+    wait_state(rig, "main", "contrast", since)
+    assert rig.kiosk.poll() is None
+
+
 def group_ends(group, what):
     """SIGKILL is delivered asynchronously: a killed process may be seen for a moment after
     kill(2) returns. One still there after GROUP_END seconds was never killed."""
@@ -313,6 +332,7 @@ TESTS = [
     (a_daemon_restart_with_a_new_runtime_directory, {}),
     (a_browser_crash_ends_the_kiosk_with_its_status, {}),
     (a_browser_crash_restarts_it_when_configured, {"kiosk_table": "restart = true\nrestart_delay = 0.2\n"}),
+    (a_page_whose_server_is_not_up_yet_is_loaded_again, {}),
     (sigterm_leaves_no_browser_process, {}),
     (a_browser_that_does_not_answer_is_an_error, {"kiosk_table": "answer_timeout = 3\n"}),
     (a_kiosk_started_with_sigchld_ignored_still_sees_its_browser_end, {}),
