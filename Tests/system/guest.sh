@@ -357,10 +357,10 @@ hang_watchdog() {
 }
 
 # [sensor] interval = 15 under the unit's WatchdogSec=10: the loop feeds the watchdog on a deadline
-# of its own, whatever the sample interval (docs/daemon.md, "systemd notification"). 150 s (ten
-# samples, fifteen watchdog periods) of real time with the same MainPID and no restart; then a SIGSTOP with the long interval still
+# of its own, whatever the sample interval (docs/daemon.md, "systemd notification"). 75 s (five
+# samples, seven watchdog periods) of real time with the same MainPID and no restart; then a SIGSTOP with the long interval still
 # ends in a restart (hang_watchdog).
-LONG_INTERVAL_SECONDS=150
+LONG_INTERVAL_SECONDS=75
 watchdog_age() {  # seconds since the daemon's last WATCHDOG=1, as systemd saw it
     awk -v up="$(now)" -v t="$(systemctl show -P WatchdogTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", up - t / 1e6 }'
 }
@@ -854,6 +854,7 @@ sd_bench() {
 
 passed=0
 failed=0
+failed_names=
 if [ -f "$R/counts" ]; then
     # shellcheck source=/dev/null # written by check below, on the rig's disk
     . "$R/counts"
@@ -871,6 +872,7 @@ check() {  # check NAME TIMEOUT FUNCTION [ARGS]
         say "ok $name (${took}s)"
     else
         failed=$((failed + 1))
+        failed_names+=" $name"
         if [ "$status" = 124 ]; then
             say "FAIL $name: timed out after ${limit}s"
         else
@@ -878,9 +880,12 @@ check() {  # check NAME TIMEOUT FUNCTION [ARGS]
         fi
         tail -n 15 "$R/out/$name" | sed 's/^/rig:     /'
     fi
-    printf 'passed=%d\nfailed=%d\n' "$passed" "$failed" >"$R/counts"
+    printf 'passed=%d\nfailed=%d\nfailed_names=%q\n' "$passed" "$failed" "$failed_names" >"$R/counts"
     return "$status"
 }
+
+# The count so far, naming the checks that failed (a CI log's tail shows this line).
+tally() { say "$passed passed, $failed failed${failed_names:+:$failed_names}"; }
 
 if [ "${1:-}" = --run ]; then
     "$2" "${@:3}"
@@ -900,7 +905,7 @@ if [ "$boot" = 1 ]; then
     say "system up at $(now) s: $(systemctl is-system-running)"
     if ! { check install 300 install_package && check configure 120 configure && check start 120 start; }; then
         # Nothing after these can pass: no second boot.
-        say "$passed passed, $failed failed"
+        tally
         sync
         systemctl poweroff
         exit 0
@@ -910,7 +915,7 @@ if [ "$boot" = 1 ]; then
         while read -r name limit function; do
             check "$name" "$limit" "$function"
         done <"$R/only"
-        say "$passed passed, $failed failed"
+        tally
         sync
         systemctl poweroff
         exit 0
@@ -965,6 +970,6 @@ case $boot in
 esac
 check remove 120 remove
 check purge 120 purge
-say "$passed passed, $failed failed"
+tally
 sync
 systemctl poweroff
