@@ -193,13 +193,19 @@ rig-test-deb: release
 # crashed, hung, reloaded, upgraded, rebooted, removed and purged (docs/rig.md, "The system rig").
 # The programs are the Embedded build against Debian 13's libgpiod, as make deb packages them:
 # what the system rig installs (test-system, sd-bench, test-powercut).
-.PHONY: test-system sd-bench test-powercut
+.PHONY: test-system sd-bench test-powercut watchdog-soak
 test-system: embedded-gpiod2
 	Tests/system/run.sh $(EMBEDDED_GPIOD2_DIR)/ambience
 # What the installed stack writes to the card in a day at steady state, from the system rig guest's
 # own counters (docs/performance.md, "Writes to the SD card"); about 25 minutes.
 sd-bench: embedded-gpiod2
 	SYSTEM_RIG_ONLY="sd-bench 1300 sd_bench" Tests/system/run.sh $(EMBEDDED_GPIOD2_DIR)/ambience
+# long-interval-watchdog alone for SOAK_SECONDS (default two hours) of the guest's real time:
+# `[sensor] interval = 15` under the shipped WatchdogSec=10, one MainPID throughout.
+SOAK_SECONDS ?= 7200
+watchdog-soak: embedded-gpiod2
+	SYSTEM_RIG_TIMEOUT=$$(($(SOAK_SECONDS) + 1200)) SYSTEM_RIG_LONG_INTERVAL=$(SOAK_SECONDS) SYSTEM_RIG_ONLY="watchdog-soak $$(($(SOAK_SECONDS) + 600)) long_interval_watchdog" \
+		Tests/system/run.sh $(EMBEDDED_GPIOD2_DIR)/ambience
 # Power cuts (docs/rig.md, "Power cuts"): the same guest and package, installed once, then its
 # power cut 30 times (QEMU killed, no shutdown, no sync) during record flushes, overrides, reloads,
 # upgrades and boots, every boot checking each persisted file is the old content or the new.

@@ -360,7 +360,8 @@ hang_watchdog() {
 # of its own, whatever the sample interval (docs/daemon.md, "systemd notification"). 75 s (five
 # samples, seven watchdog periods) of real time with the same MainPID and no restart; then a SIGSTOP with the long interval still
 # ends in a restart (hang_watchdog).
-LONG_INTERVAL_SECONDS=75
+# make watchdog-soak sets it longer on the rig's disk.
+LONG_INTERVAL_SECONDS=$(cat "$R/long-interval-seconds" 2>/dev/null || echo 75)
 watchdog_age() {  # seconds since the daemon's last WATCHDOG=1, as systemd saw it
     awk -v up="$(now)" -v t="$(systemctl show -P WatchdogTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", up - t / 1e6 }'
 }

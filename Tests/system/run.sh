@@ -50,6 +50,8 @@ cp "$repo"/Tests/browser/{observer.py,page1.html,page2.html,outer.html,report.js
 # For working on the rig: SYSTEM_RIG_ONLY="NAME TIMEOUT FUNCTION;…" runs those checks of
 # Tests/system/guest.sh alone after the install and setup steps, in one boot.
 [ -z "${SYSTEM_RIG_ONLY:-}" ] || tr ';' '\n' <<<"$SYSTEM_RIG_ONLY" >"$payload/only"
+# SYSTEM_RIG_LONG_INTERVAL=SECONDS: how long long-interval-watchdog runs (make watchdog-soak).
+[ -z "${SYSTEM_RIG_LONG_INTERVAL:-}" ] || echo "$SYSTEM_RIG_LONG_INTERVAL" >"$payload/long-interval-seconds"
 # The arm64 root has no kiosk (rig/system/root.sh): its checks are left out there.
 [ "$arch" = amd64 ] || touch "$payload/no-kiosk"
 echo "rig: packages and disk ready in $(($(date +%s) - started)) s"
