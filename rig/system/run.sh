@@ -84,7 +84,7 @@ while :; do
         append+=" init=/bin/sh -- /etc/rig/overlay-init"
         echo "rig: this boot with the overlay root"
     fi
-    timeout --kill-after=10 "$((deadline - $(date +%s)))" "${machine[@]}" -m 2048M -smp 2 \
+    timeout --kill-after=10 "$((deadline - $(date +%s)))" "${machine[@]}" -m 3072M -smp 2 \
         -display none -nodefaults -serial stdio -monitor none -pidfile "$run/qemu.pid" \
         -drive "file=$run/root.img,format=raw,if=virtio" -drive "file=$run/rig.img,format=raw,if=virtio" \
         -kernel "$root/boot/vmlinuz-$kver" -initrd "$root/boot/initrd.img-$kver" \
