@@ -33,6 +33,14 @@ bin=$(scripts/release-build.sh --scratch-path "$BUILD" --show-bin-path)
 strip=$(command -v strip || command -v llvm-strip) || { echo "no strip (binutils)" >&2; exit 1; }
 "$strip" -o "$OUT/ambience" "$bin/ambience"
 echo "size $(stat -c %s "$OUT/ambience")" >>"$results"
+say "the Embedded ambience-run (scripts/embedded-build.sh, as make embedded) and the C floor"
+scripts/embedded-build.sh ambience-run >"$OUT/embedded-build.log" 2>&1 ||
+    { cat "$OUT/embedded-build.log" >&2; exit 1; }
+cp .build/embedded/x86_64/ambience-run.stripped "$OUT/ambience-run"
+echo "size-embedded $(stat -c %s "$OUT/ambience-run")" >>"$results"
+cc -O2 -Wall -o "$OUT/ambience-peer-c" Benchmarks/peer/ambience_peer.c -lgpiod -lm
+"$strip" "$OUT/ambience-peer-c"
+echo "size-c $(stat -c %s "$OUT/ambience-peer-c")" >>"$results"
 
 dpkg -s python3-venv >/dev/null 2>&1 ||
     { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv; }
@@ -99,10 +107,10 @@ if [ "${BENCH_FLEET:-1}" != 0 ]; then
 fi
 
 if [ "${BENCH_RIG:-1}" != 0 ]; then
-    say "the rig: ours and the Python peer, $DAEMON_RUNS runs of ${DAEMON_SECONDS}s each"
+    say "the rig: ours (static and Embedded), the C floor and the Python peer, $DAEMON_RUNS runs of ${DAEMON_SECONDS}s each"
     rig/setup.sh >"$OUT/rig-setup.log" 2>&1 || { cat "$OUT/rig-setup.log" >&2; exit 1; }
-    RIG_TIMEOUT=$((DAEMON_RUNS * 2 * (DAEMON_SECONDS + 20) + 120)) \
-        rig/run.sh "Benchmarks/rig-guest.sh $OUT/ambience $VENV $DAEMON_SECONDS $DAEMON_RUNS" \
+    RIG_TIMEOUT=$((DAEMON_RUNS * 4 * (DAEMON_SECONDS + 20) + 120)) \
+        rig/run.sh "Benchmarks/rig-guest.sh $OUT/ambience $VENV $DAEMON_SECONDS $DAEMON_RUNS $OUT/ambience-run $OUT/ambience-peer-c" \
         >"$OUT/rig.log" 2>&1 || { cat "$OUT/rig.log" >&2; exit 1; }
     grep '^rig-result ' "$OUT/rig.log" >>"$results" || true
 fi
