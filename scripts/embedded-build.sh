@@ -31,7 +31,10 @@ flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern
     -target "$TARGET" -package-name ambience -I "$OUT" -I "$ROOT/embedded/Glibc")
 
 cc -c -O2 "$ROOT/embedded/strtod.c" -o "$OUT/strtod.o"
-if [ ! -f "$OUT/libGlibc.a" ] || [ -n "$(find embedded/Glibc "$0" -newer "$OUT/libGlibc.a" -print -quit)" ]; then
+# stale OUTPUT INPUT...: OUTPUT is missing, or an input (a file, or a directory's files) is newer.
+stale() { [ ! -f "$1" ] || [ -n "$(find "${@:2}" -newer "$1" -print -quit)" ]; }
+
+if stale "$OUT/libGlibc.a" embedded/Glibc "$0"; then
     "$SWIFTC" "${flags[@]}" -parse-as-library -module-name Glibc -emit-module -emit-library -static \
         "$ROOT/embedded/Glibc/Glibc.swift" -o "$OUT/libGlibc.a"
 fi
@@ -73,8 +76,7 @@ for program in "${programs[@]}"; do
             mapfile -t sources < <(find "$directory" -name '*.swift' | sort)
             # Up to date: built before from sources (and by this script) no newer, and nothing
             # below it rebuilt now.
-            if [ -z "$rebuilt" ] && [ -f "$OUT/lib$name.a" ] &&
-                [ -z "$(find "${sources[@]}" embedded/Glibc "$0" -newer "$OUT/lib$name.a" -print -quit)" ]; then
+            if [ -z "$rebuilt" ] && ! stale "$OUT/lib$name.a" "${sources[@]}" embedded/Glibc "$0"; then
                 built+="$name "
                 continue
             fi
@@ -93,8 +95,7 @@ for program in "${programs[@]}"; do
             object=$OUT/$program.o
             libraries_built=()
             for module in "${modules[@]#-l}"; do libraries_built+=("$OUT/lib$module.a"); done
-            if [ ! -f "$object" ] ||
-                [ -n "$(find "${sources[@]}" "${libraries_built[@]}" embedded/Glibc "$0" -newer "$object" -print -quit)" ]; then
+            if stale "$object" "${sources[@]}" "${libraries_built[@]}" embedded/Glibc "$0"; then
                 echo "embedded-build: $program"
                 "$SWIFTC" "${flags[@]}" "${sources[@]}" -emit-object -o "$object"
                 # The compiler leaves an output it would write the same untouched: its time is
@@ -103,8 +104,7 @@ for program in "${programs[@]}"; do
             fi
             if [ -n "$lint" ]; then
                 # Linted before, and nothing it read changed since: not read again.
-                if [ ! -f "$object.linted" ] || [ -n "$(find "$object" "${libraries_built[@]}" scripts/embedded-interpolation-lint.py \
-                    -newer "$object.linted" -print -quit)" ]; then
+                if stale "$object.linted" "$object" "${libraries_built[@]}" scripts/embedded-interpolation-lint.py; then
                     llvm-objdump -d -l -r --no-show-raw-insn "$object" "${libraries_built[@]}" |
                         swift-demangle | scripts/embedded-interpolation-lint.py
                     touch "$object.linted"
