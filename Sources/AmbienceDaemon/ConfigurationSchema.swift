@@ -84,7 +84,7 @@ extension DaemonConfiguration {
                         + " the record is written at most this often"
             }),
         .integer(
-            "max_bytes", range: 100_000...1_000_000_000_000, meaning: "a size in bytes",
+            "max_bytes", range: 100_000...2_000_000_000, meaning: "a size in bytes",
             get: { Int($0.maximumBytes) }, set: { $0.maximumBytes = Int64($1) }),
     ])
 

@@ -65,6 +65,6 @@ public enum LightProfile: Sendable {
         bits ^= bits >> 29
         bits &*= 0xBF58_476D_1CE4_E5B9
         bits ^= bits >> 32
-        return Double(bits >> 11) / Double(1 << 53)
+        return Double(bits >> 11) / Double(UInt64(1) << 53)  // UInt64: an Int is 32 bits on armhf
     }
 }

@@ -28,7 +28,7 @@ public final class SystemClock: Clock {
     public func sleep(until deadline: Double) {
         guard deadline.isFinite, deadline > now else { return }
         let seconds = deadline.rounded(.down)
-        var spec = timespec(tv_sec: Int(seconds), tv_nsec: Int((deadline - seconds) * 1e9))
+        var spec = timespec(tv_sec: time_t(seconds), tv_nsec: Int((deadline - seconds) * 1e9))
         // Absolute deadline: an EINTR restart cannot drift, and a signal handler's flag is
         // seen by the caller's loop right after.
         _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil)

@@ -20,7 +20,7 @@ import Testing
         ),
         (
             "[record]\nmax_bytes = 10",
-            "2: record.max_bytes: must be a size in bytes from 100000 to 1000000000000, not 10"
+            "2: record.max_bytes: must be a size in bytes from 100000 to 2000000000, not 10"
         ),
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",
