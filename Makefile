@@ -146,18 +146,24 @@ test-swift6.0:
 	scripts/in-root.sh trixie amd64 swift build --build-tests --scratch-path $(TRIXIE_SCRATCH)
 	scripts/in-root.sh trixie amd64 swift test --skip-build --scratch-path $(TRIXIE_SCRATCH)
 
-# Release binaries for trixie's .deb packages, built by Debian's Swift in Debian roots (arm64 under
-# qemu-user): .build/dist/trixie-amd64/ambience and .build/dist/trixie-arm64/ambience.
-dist:
-	scripts/build-in-root.sh trixie amd64
-	scripts/build-in-root.sh trixie arm64
+# Every program cross-built in Embedded Swift for the Pi (scripts/dist.sh): bookworm and trixie,
+# arm64 and armhf (ARMv6 code: every 32-bit Pi, the Zero included), into .build/dist/SUITE-ARCH,
+# what make deb packages. From scratch about 12 minutes here; the sysroots and zig made on first use.
+dist: setup
+	scripts/dist.sh
 
-# What does not fit in make test's time on a fresh machine (docs/tests.md, "arm64", and
-# docs/debian-swift.md): the arm64 binary replays a day byte for byte like the amd64 one, then its package,
-# installed by dpkg in Debian 13's arm64 kernel under qemu-system-aarch64, passes the rig, and
-# installed by apt in a Debian 13 arm64 guest booted with systemd, passes the system rig.
+# The four builds as a Pi owner gets them, under qemu-user (Tests/dist/run.sh): no Swift runtime,
+# ARMv6 code alone for armhf, replay, plot and simulate byte for byte the host's, the command-line
+# tests, each package lintian clean; the pure core static on an emulated Pi Zero core.
+.PHONY: dist-test
+dist-test: dist embedded
+	Tests/dist/run.sh $(EMBEDDED_BIN)
+
+# What does not fit in make test's time on a fresh machine (docs/tests.md, "arm64"): the trixie
+# arm64 package of make dist, installed by dpkg in Debian 13's arm64 kernel under
+# qemu-system-aarch64, passes the rig, and installed by apt in a Debian 13 arm64 guest booted
+# with systemd, passes the system rig.
 test-arm64: dist
-	Tests/arm64/replay-compare.sh trixie
 	deb=$$(scripts/make-deb.sh --suite trixie --arch arm64 --binary .build/dist/trixie-arm64/ambience \
 		--out .build/deb | tail -n 1) && \
 	RIG_DEB=$$deb Tests/rig/run-arm64.sh
@@ -219,7 +225,7 @@ uninstall:
 	scripts/install.sh uninstall "$(PREFIX)"
 
 # Debian packages (docs/packaging.md): bookworm amd64 and trixie amd64 (the Embedded builds), and whatever
-# .build/dist/SUITE-ARCH/ambience holds (trixie arm64 from the trixie roots), into .build/deb.
+# .build/dist/SUITE-ARCH/ambience holds (make dist's arm64 and armhf builds), into .build/deb.
 deb: embedded-gpiod2
 	scripts/debs.sh
 

@@ -6,7 +6,7 @@
 #
 # Idempotent: the packages installed are recorded in SUITE-ARCH/.ambience-packages; a run that
 # asks for nothing new returns at once. A foreign ARCH (arm64 on amd64) runs through qemu-user
-# (qemu-user-static + binfmt-support, installed on the host when missing). Each step's time goes
+# (scripts/qemu-user.sh). Each step's time goes
 # to stdout and to ROOTS/SUITE-ARCH.log. Run commands inside with scripts/in-root.sh.
 set -euo pipefail
 
@@ -55,7 +55,6 @@ step() { # step NAME COMMAND...: runs and logs how long it took
 # runs the host's depmod over its roots, rig/system/setup.sh).
 host_arch=$(dpkg --print-architecture)
 host_packages=(debootstrap bc kmod)
-[ "$arch" != "$host_arch" ] && host_packages+=(qemu-user-static binfmt-support)
 host_missing=()
 for p in "${host_packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || host_missing+=("$p")
@@ -65,11 +64,7 @@ if [ ${#host_missing[@]} -gt 0 ]; then
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${host_missing[@]}"
 fi
-if [ "$arch" != "$host_arch" ]; then
-    mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-    case $arch in arm64) qemu=aarch64 ;; armhf | armel) qemu=arm ;; *) qemu=$arch ;; esac
-    [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] || update-binfmts --enable "qemu-$qemu"
-fi
+[ "$arch" = "$host_arch" ] || "$here/qemu-user.sh" "$arch"
 
 # The base system, made in a side directory and moved into place only when complete.
 if [ ! -f "$root/.ambience-base" ]; then

@@ -2,7 +2,7 @@
 # Builds the Debian package of ambience around a binary built elsewhere (the binary is an input:
 # make deb builds what the host can, other machines or roots build the rest).
 #
-#   scripts/make-deb.sh --suite trixie|bookworm --arch amd64|arm64 --binary PATH
+#   scripts/make-deb.sh --suite trixie|bookworm --arch amd64|arm64|armhf --binary PATH
 #                       [--version V] [--out DIR]
 #
 # V is the whole Debian version (default 0~gitDATE.HASH-1~deb12 or ~deb13, so that the trixie
@@ -42,12 +42,17 @@ esac
 case $arch in
 amd64) machine="Advanced Micro Devices X86-64" ;;
 arm64) machine=AArch64 ;;
-*) echo "make-deb: arch must be amd64 or arm64" >&2; exit 2 ;;
+armhf) machine=ARM ;;
+*) echo "make-deb: arch must be amd64, arm64 or armhf" >&2; exit 2 ;;
 esac
 
 # The binary must be what it is said to be.
 if ! LC_ALL=C readelf -h "$binary" | grep -q "Machine: *$machine\$"; then
     echo "make-deb: $binary is not an $arch binary ($(LC_ALL=C readelf -h "$binary" | grep Machine))" >&2
+    exit 1
+fi
+if [ "$arch" = armhf ] && ! LC_ALL=C readelf -h "$binary" | grep -q 'Flags:.*hard-float ABI'; then
+    echo "make-deb: $binary is not built for the hard-float ABI armhf is" >&2
     exit 1
 fi
 mapfile -t daemon_needed < <(LC_ALL=C readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')

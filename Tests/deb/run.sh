@@ -72,14 +72,7 @@ depends_come_from_the_libraries() {
 }
 
 lintian_is_clean() {
-    # Every tag at every level, pedantic included, is either absent or overridden with a reason
-    # (packaging/debian/lintian-overrides).
-    local code=0
-    lintian --pedantic --display-info --display-experimental --fail-on error,warning,info,pedantic \
-        "$DEB1" >"$WORK/lintian" 2>&1 || code=$?
-    grep -v 'running with root privileges' "$WORK/lintian" || true
-    [ $code = 0 ] || fail "lintian exited $code"
-    if grep -q '^[EWIPX]:' "$WORK/lintian"; then fail "lintian tags above"; fi
+    "$HERE/lintian.sh" "$DEB1" || fail "lintian is not clean"
 }
 
 accounts_without_systemd_sysusers() {

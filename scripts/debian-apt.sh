@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# apt on a temporary state for one Debian suite and architecture, from the system's Debian
+# mirror: the system's own apt lists, cache and status are never touched. Sourced, not run:
+#   debian_apt_begin SUITE ARCH    makes the state in DEBIAN_APT_WORK and reads the suite's lists
+#   debian_apt ARGS...             apt-get on it (download, install --download-only, ...)
+#   debian_apt_end                 removes the state
+DEBIAN_APT_WORK=
+debian_apt_begin() {
+    local suite=$1 arch=$2 sources=/etc/apt/sources.list.d/debian.sources mirror keyring
+    mirror=$(awk '/^URIs:/ { print $2; exit }' "$sources" 2>/dev/null || true)
+    keyring=$(awk '/^Signed-By:/ { print $2; exit }' "$sources" 2>/dev/null || true)
+    DEBIAN_APT_WORK=$(mktemp -d)
+    DEBIAN_APT_ARCH=$arch
+    mkdir -p "$DEBIAN_APT_WORK/lists/partial" "$DEBIAN_APT_WORK/cache/archives/partial" "$DEBIAN_APT_WORK/download"
+    # Nothing installed, and apt's locks beside it.
+    : >"$DEBIAN_APT_WORK/status"
+    echo "deb [arch=$arch signed-by=${keyring:-/usr/share/keyrings/debian-archive-keyring.gpg}]" \
+        "${mirror:-http://deb.debian.org/debian} $suite main" >"$DEBIAN_APT_WORK/sources.list"
+    debian_apt update >/dev/null
+}
+
+debian_apt() {
+    apt-get -q \
+        -o Dir::Etc::SourceList="$DEBIAN_APT_WORK/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+        -o Dir::State::Lists="$DEBIAN_APT_WORK/lists" -o Dir::Cache="$DEBIAN_APT_WORK/cache" \
+        -o Dir::State::Status="$DEBIAN_APT_WORK/status" \
+        -o APT::Architecture="$DEBIAN_APT_ARCH" -o APT::Architectures="$DEBIAN_APT_ARCH" \
+        -o APT::Sandbox::User=root "$@"
+}
+
+debian_apt_end() {
+    [ -z "$DEBIAN_APT_WORK" ] || rm -rf "$DEBIAN_APT_WORK"
+    DEBIAN_APT_WORK=
+}
