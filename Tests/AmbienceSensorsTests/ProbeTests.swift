@@ -150,6 +150,24 @@ import Testing
         }
         #expect(what.contains("0xA5") && what.contains("not a TSL2560/TSL2561"))
     }
+
+    /// What the raspi3b guest met on the real BSC controller: QEMU's TMP105 at 0x49 reads 0x4B at
+    /// the ID register's command, a TSL2560's ID, and does not power up as one.
+    @Test func anIDThatMatchesByChanceIsNotEnough() {
+        let clock = ManualClock()
+        let bus = MockI2CBus(clock: clock)
+        let other = BH1750Emulator { _ in 1 }
+        other.stuckCounts = 0x4800
+        bus.attach(other, at: 0x49)
+        let findings = SensorProbe.scan(bus, clock: clock)
+        #expect(!findings.contains { $0.isSensor })
+        guard case .unidentified(let what)? = findings.first?.outcome else {
+            Issue.record("\(findings)")
+            return
+        }
+        #expect(what.contains("0x48") && what.contains("TSL2560") && what.contains("CONTROL reads 0x48"))
+        #expect(what.hasSuffix("not a TSL2560/TSL2561"))
+    }
 }
 
 @Suite struct LinuxI2CBusTests {

@@ -59,9 +59,15 @@ extension TSL2561 {
                 "answers, but its ID register reads 0x\(hexadecimal(id, digits: 2)): not a TSL2560/TSL2561")
         }
         let sensor = TSL2561(bus: bus, address: address, clock: clock)
-        return .tsl2561(
-            part: identity.part, package: identity.package,
-            reading: Result { () throws(SensorError) in try sensor.read(waitingOn: clock) })
+        let reading = Result { () throws(SensorError) in try sensor.read(waitingOn: clock) }
+        // An ID register is one byte: other chips read like one (a TMP105 at 0x49 reads 0x4B, a
+        // TSL2560's). One that does not power up as a TSL2561 does is not taken for one.
+        if case .failure(let failure) = reading, case .unexpectedChip(let why) = failure.kind {
+            return .unidentified(
+                "answers, and its ID register reads 0x\(hexadecimal(id, digits: 2)) as a \(identity.part)'s would, "
+                    + "but \(why): not a TSL2560/TSL2561")
+        }
+        return .tsl2561(part: identity.part, package: identity.package, reading: reading)
     }
 }
 
