@@ -184,6 +184,13 @@ rig-test: build
 rig-test-arm64:
 	Tests/rig/run-arm64.sh
 
+# The Pi's own SoC (docs/rig.md, "The Pi's own SoC"): QEMU's raspi3b with Debian 13's arm64 kernel
+# and the upstream Raspberry Pi 3 B device tree; the board profile and the trixie arm64 package
+# of make dist checked on the real pinctrl-bcm2835 and i2c-bcm2835 drivers.
+.PHONY: test-raspi
+test-raspi: dist
+	rig/raspi/run.sh
+
 # The scenarios a Pi owner meets (probe, light, faults, signals) with this host's package
 # (bookworm amd64) installed by dpkg in the amd64 guest, its release binary under test.
 RIG_DEB_SCENARIOS := Tests/rig/scenarios/10-* Tests/rig/scenarios/20-* Tests/rig/scenarios/30-* \

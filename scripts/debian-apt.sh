@@ -3,6 +3,8 @@
 # mirror: the system's own apt lists, cache and status are never touched. Sourced, not run:
 #   debian_apt_begin SUITE ARCH    makes the state in DEBIAN_APT_WORK and reads the suite's lists
 #   debian_apt ARGS...             apt-get on it (download, install --download-only, ...)
+#   debian_apt_unpack DIR PACKAGE...  the packages and what they depend on, unpacked (not
+#                                  installed: no maintainer script runs) into DIR, /usr merged
 #   debian_apt_end                 removes the state
 DEBIAN_APT_WORK=
 debian_apt_begin() {
@@ -26,6 +28,20 @@ debian_apt() {
         -o Dir::State::Status="$DEBIAN_APT_WORK/status" \
         -o APT::Architecture="$DEBIAN_APT_ARCH" -o APT::Architectures="$DEBIAN_APT_ARCH" \
         -o APT::Sandbox::User=root "$@"
+}
+
+debian_apt_unpack() {
+    local dir=$1 deb directory
+    shift
+    debian_apt install -y --download-only --no-install-recommends "$@" >"$DEBIAN_APT_WORK/install.log" 2>&1 ||
+        { cat "$DEBIAN_APT_WORK/install.log" >&2; return 1; }
+    # A merged /usr, as the suites' own roots are: a file packaged under /lib lands in /usr/lib.
+    mkdir -p "$dir/usr/lib" "$dir/usr/bin" "$dir/usr/sbin"
+    for directory in lib bin sbin; do [ -e "$dir/$directory" ] || ln -s "usr/$directory" "$dir/$directory"; done
+    for deb in "$DEBIAN_APT_WORK"/cache/archives/*.deb; do
+        dpkg-deb --fsys-tarfile "$deb" | tar -x --keep-directory-symlink -C "$dir"
+    done
+    echo "debian-apt: $# packages and their dependencies, $(find "$DEBIAN_APT_WORK"/cache/archives -name '*.deb' | wc -l) in all, into $dir" >&2
 }
 
 debian_apt_end() {

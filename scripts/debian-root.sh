@@ -3,6 +3,10 @@
 # CI runs on one machine share it: ${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/SUITE-ARCH.
 #
 #   scripts/debian-root.sh SUITE ARCH [EXTRA-PACKAGES...]     (as root)
+#   scripts/debian-root.sh --bare SUITE ARCH [PACKAGES...]    debootstrap's minbase and only the
+#                                                             PACKAGES, in ROOTS/bare/SUITE-ARCH:
+#                                                             a system to install ours in by apt,
+#                                                             or to run a suite's tool from
 #
 # Idempotent: the packages installed are recorded in SUITE-ARCH/.ambience-packages; a run that
 # asks for nothing new returns at once. A foreign ARCH (arm64 on amd64) runs through qemu-user
@@ -10,13 +14,16 @@
 # to stdout and to ROOTS/SUITE-ARCH.log. Run commands inside with scripts/in-root.sh.
 set -euo pipefail
 
+bare=
+if [ "${1:-}" = --bare ]; then bare=1 && shift; fi
 if [ $# -lt 2 ]; then
-    echo "usage: $0 SUITE ARCH [EXTRA-PACKAGES...]" >&2
+    echo "usage: $0 [--bare] SUITE ARCH [EXTRA-PACKAGES...]" >&2
     exit 2
 fi
 suite=$1 arch=$2
 shift 2
 roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
+[ -z "$bare" ] || roots=$roots/bare
 root=$roots/$suite-$arch
 stamp=$root/.ambience-packages
 log=$roots/$suite-$arch.log
@@ -28,6 +35,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # with tomllib); then the caller's extras.
 packages=(swiftlang libi2c-dev libgpiod-dev libmicrohttpd-dev libmosquitto-dev pkg-config libc6-dev
     libstdc++-14-dev python3 "$@")
+[ -z "$bare" ] || packages=("$@")
 
 # Nothing new asked for: done (the common case, well under a second).
 up_to_date() {
@@ -81,7 +89,11 @@ if [ ! -f "$root/.ambience-base" ]; then
 fi
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
-AMBIENCE_ROOT_NO_SRC=1 step "apt-get install ${packages[*]}" "$here/in-root.sh" "$suite" "$arch" \
+if [ ${#packages[@]} = 0 ]; then
+    touch "$stamp"
+    exit 0
+fi
+AMBIENCE_ROOTS=$roots AMBIENCE_ROOT_NO_SRC=1 step "apt-get install ${packages[*]}" "$here/in-root.sh" "$suite" "$arch" \
     sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=900 "$@" && apt-get clean' \
     sh "${packages[@]}"
 { [ -f "$stamp" ] && cat "$stamp"; printf '%s\n' "${packages[@]}"; } | sort -u >"$stamp.new"

@@ -25,17 +25,9 @@ flock 9
 . "$here/debian-apt.sh"
 trap 'debian_apt_end; rm -rf "$root.new"' EXIT
 debian_apt_begin "$suite" "$arch"
-debian_apt install -y --download-only --no-install-recommends "${packages[@]}" >"$DEBIAN_APT_WORK/install.log" 2>&1 ||
-    { cat "$DEBIAN_APT_WORK/install.log" >&2; exit 1; }
 rm -rf "$root.new"
-# A merged /usr, as the suites' own roots are: a file packaged under /lib lands in /usr/lib.
-mkdir -p "$root.new/usr/lib" "$root.new/usr/bin" "$root.new/usr/sbin"
-for directory in lib bin sbin; do ln -s "usr/$directory" "$root.new/$directory"; done
-for deb in "$DEBIAN_APT_WORK"/cache/archives/*.deb; do
-    dpkg-deb --fsys-tarfile "$deb" | tar -x --keep-directory-symlink -C "$root.new"
-done
+debian_apt_unpack "$root.new" "${packages[@]}"
 echo "${packages[*]}" >"$root.new/.ambience-packages"
 rm -rf "$root"
 mv "$root.new" "$root"
-echo "sysroot: $suite $arch: $(find "$DEBIAN_APT_WORK"/cache/archives -name '*.deb' | wc -l) packages" >&2
 echo "$root"

@@ -6,7 +6,8 @@
 #     VFPv2; the hard-float ABI), so one package serves the Pi Zero and Pi 1 as well as the 2 to 5;
 #   - replay, plot and simulate: the same bytes as this host's Embedded build;
 #   - the command-line tests (Tests/cli/run.sh) run on it;
-#   - its package (scripts/make-deb.sh), lintian clean.
+#   - its package (scripts/make-deb.sh), lintian clean, installed by apt in a bare root of its
+#     suite and architecture, its programs run there, purged.
 # Then the pure core's replay (Tests/embedded/main.swift) linked statically with musl for ARMv6
 # runs under qemu-arm -cpu arm1176, the Pi Zero's core, where Debian's armhf libc (ARMv7) traps.
 #   Tests/dist/run.sh HOST-AMBIENCE     (make dist-test: HOST-AMBIENCE is make embedded's; as root)
@@ -113,6 +114,42 @@ package_is_lintian_clean() {  # SUITE ARCH DIST
     echo "$(basename "$deb"): $(stat -c %s "$deb") bytes, Depends: $(dpkg-deb -f "$deb" Depends)"
 }
 
+# apt installs the package in a copy of a bare root of its suite and architecture (debootstrap's
+# minbase, under qemu-user), its dependencies from the mirror; its programs run there as
+# installed; purge takes it away.
+installs_and_purges_in_its_suite() {  # SUITE ARCH (after package_is_lintian_clean)
+    local suite=$1 arch=$2 deb roots=$WORK/roots
+    deb=$(ls "$WORK/deb-$suite-$arch"/ambience_*.deb)
+    scripts/debian-root.sh --bare "$suite" "$arch" >"$WORK/root.log" 2>&1 ||
+        { cat "$WORK/root.log"; fail "no bare $suite $arch root"; }
+    rm -rf "$roots"
+    mkdir -p "$roots"
+    cp -a "${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/bare/$suite-$arch" "$roots/"
+    cp "$deb" "$roots/$suite-$arch/tmp/ambience.deb"
+    cp examples/day.csv "$roots/$suite-$arch/tmp/day.csv"
+    inside() { AMBIENCE_ROOTS=$roots AMBIENCE_ROOT_NO_SRC=1 scripts/in-root.sh "$suite" "$arch" "$@"; }
+    inside sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/ambience.deb' \
+        >"$WORK/apt.log" 2>&1 || { tail -n 30 "$WORK/apt.log"; fail "apt could not install it"; }
+    # shellcheck disable=SC2016 # dpkg-query's format
+    inside dpkg-query -W -f='${Status} ${Version}\n' ambience
+    inside ambience replay /tmp/day.csv >"$WORK/installed-replay" 2>&1 ||
+        { cat "$WORK/installed-replay"; fail "the installed ambience did not replay the day"; }
+    "$REFERENCE" replay examples/day.csv >"$WORK/host-replay"
+    cmp "$WORK/installed-replay" "$WORK/host-replay" || fail "the installed replay differs from the host's"
+    inside ambience-run --help >/dev/null || fail "the installed ambience-run did not answer --help"
+    for companion in $COMPANIONS; do
+        inside "ambience-$companion" --help >/dev/null || fail "the installed ambience-$companion did not answer --help"
+    done
+    inside apt-get purge -y -q ambience >"$WORK/purge.log" 2>&1 || { cat "$WORK/purge.log"; fail "purge failed"; }
+    # shellcheck disable=SC2016 # dpkg-query's format
+    if inside dpkg-query -W -f='${Status}\n' ambience 2>/dev/null | grep -q '^install ok'; then
+        fail "purge left the package installed"
+    fi
+    [ ! -e "$roots/$suite-$arch/usr/bin/ambience" ] || fail "purge left /usr/bin/ambience"
+    [ ! -e "$roots/$suite-$arch/etc/ambience" ] || fail "purge left /etc/ambience"
+    rm -rf "$roots"
+}
+
 # The pure core's replay for ARMv6 with musl, static: no libc of Debian's in it. The core and JSON
 # are built here as Tests/embedded/run.sh builds them, without Glibc.
 static_armv6_replay_runs_on_the_pi_zeros_core() {
@@ -150,6 +187,8 @@ for target in $targets; do
     check "$target: replay, plot and simulate write what the host's build writes" same_bytes_as_the_host "$dist" "$sysroot"
     check "$target: the command-line tests pass" cli_tests_pass "$dist" "$sysroot"
     check "$target: its package is lintian clean" package_is_lintian_clean "$suite" "$arch" "$dist"
+    check "$target: apt installs it in $suite $arch, its programs run, purge removes it" \
+        installs_and_purges_in_its_suite "$suite" "$arch"
 done
 check "the pure core, static for ARMv6, replays the day on an ARM1176" static_armv6_replay_runs_on_the_pi_zeros_core
 echo "dist: $passed passed, $failed failed"

@@ -1,0 +1,80 @@
+# shellcheck shell=sh
+# Runs inside the raspi3b guest (rig/raspi/run.sh), as /guest.sh under busybox sh: the board profile
+# against what the kernel and the upstream device tree name, the daemon's indicator lines through
+# the real pin controller, read back with the kernel's own GPIO debug view, and `ambience probe`
+# on the real BSC controller's driver. Prints "ok NAME" or "FAIL NAME: why" per check.
+failed=0
+profile=/usr/share/ambience/boards/raspberry-pi-3.toml
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; failed=1; }
+
+for module in i2c-bcm2835 i2c-dev; do insmod "/modules/$module.ko" || bad "$module loads"; done
+sleep 1
+
+# The profile's chip: the label gpiodetect shows, and its size.
+chip=$(sed -n 's/^chip = "\(.*\)".*/\1/p' $profile)
+if gpiodetect | tee /tmp/chips | grep -q "\[$chip\] (54 lines)"; then
+    ok "gpiodetect shows the profile's chip, [$chip], 54 lines"
+else
+    cat /tmp/chips; bad "no [$chip] of 54 lines"
+fi
+
+# The profile's lines, by offset: the device tree names each GPIO<offset> on the header.
+lines=$(sed -n 's/^lines = { invert = \([0-9]*\), regular = \([0-9]*\), contrast = \([0-9]*\) }.*/\1 \2 \3/p' $profile)
+fault=$(sed -n 's/^fault = \([0-9]*\).*/\1/p' $profile)
+# gpioinfo (libgpiod 2) takes the chip by its name, not its label.
+gpioinfo -c "$(sed -n "s/^\(gpiochip[0-9]*\) \[$chip\].*/\1/p" /tmp/chips)" >/tmp/lines 2>&1
+for offset in $lines $fault; do
+    if grep -Eq "line +$offset:[[:space:]]+\"GPIO$offset\"" /tmp/lines; then
+        ok "line $offset of $chip is named GPIO$offset"
+    else
+        head -n 30 /tmp/lines; bad "line $offset is not GPIO$offset"
+    fi
+done
+
+# The header's I2C (GPIO2/GPIO3, i2c1 in the device tree at 0x7e804000) is the profile's bus.
+bus=$(sed -n 's/^bus = \([0-9]*\).*/\1/p' $profile)
+adapter=$(cat "/sys/bus/i2c/devices/i2c-$bus/name" 2>/dev/null)
+if [ -e "/dev/i2c-$bus" ] && readlink "/sys/bus/i2c/devices/i2c-$bus" | grep -q '3f804000.i2c'; then
+    ok "/dev/i2c-$bus is the header's BSC controller (3f804000.i2c: '$adapter')"
+else
+    ls -l /sys/bus/i2c/devices/; bad "/dev/i2c-$bus is not the header's controller"
+fi
+if i2cdetect -y "$bus" | grep -q ' 49 '; then ok "i2cdetect finds QEMU's TMP105 at 0x49"; else i2cdetect -y "$bus"; bad "no 0x49"; fi
+
+# ambience probe on the real controller: 0x49 is one of the TSL2561's addresses; what answers
+# there is QEMU's TMP105, which probe must not take for one.
+if ambience probe --bus "$bus" >/tmp/probe 2>&1; then :; fi
+cat /tmp/probe
+if grep -q '0x49: answers.*not a TSL2560/TSL2561$' /tmp/probe; then
+    ok "ambience probe sees what answers at 0x49 and takes it for no TSL2560/TSL2561"
+else
+    bad "probe did not tell 0x49 apart"
+fi
+
+# The daemon on the profile: no sensor answers at 0x23, so the fault line lights; the pin
+# controller holds it high, as the kernel's debug view of requested lines shows.
+cat >/tmp/ambience.toml <<TOML
+board = "raspberry-pi-3"
+[sensor]
+kind = "bh1750"
+TOML
+ambience run --config /tmp/ambience.toml >/tmp/run.log 2>&1 &
+daemon=$!
+tries=0
+held() { grep -Eq "\(GPIO$1 +\|ambience +\) out $2" /sys/kernel/debug/gpio; }  # held OFFSET hi|lo
+until held "$fault" hi || [ $tries -ge 120 ]; do
+    sleep 1; tries=$((tries + 1))
+done
+grep ambience /sys/kernel/debug/gpio
+if held "$fault" hi; then
+    ok "the daemon holds the fault line GPIO$fault high through pinctrl-bcm2835"
+else
+    cat /tmp/run.log; cat /sys/kernel/debug/gpio; bad "the fault line is not high"
+fi
+for offset in $lines; do
+    if held "$offset" lo; then ok "the daemon holds GPIO$offset low (no reading, no state)"; else bad "GPIO$offset is not held low"; fi
+done
+kill "$daemon"; wait "$daemon"
+if grep -q '|ambience' /sys/kernel/debug/gpio; then bad "the daemon kept its lines after SIGTERM"; else ok "SIGTERM released the lines"; fi
+exit $failed

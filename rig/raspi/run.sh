@@ -1,0 +1,89 @@
+#!/bin/bash
+# The Pi's own SoC under emulation (make test-raspi): QEMU's raspi3b machine (trixie's
+# qemu-system-aarch64, from a bare trixie amd64 root) boots Debian 13's arm64 kernel with the
+# upstream device tree of the Raspberry Pi 3 B (bcm2837-rpi-3-b.dtb, from the same kernel package),
+# so the real pinctrl-bcm2835 GPIO driver runs, and i2c-bcm2835 on QEMU's model of the BSC
+# controller, with a TMP105 that QEMU puts on the header's bus (0x49). The guest is an initramfs:
+# busybox, the gpiod tools and i2c-tools of trixie, and the trixie arm64 package of make dist
+# unpacked; its /init runs rig/raspi/guest.sh, which checks the board profile against what the
+# kernel names and drives the indicator lines through the pin controller, then powers off.
+#   rig/raspi/run.sh        (as root; RIG_DIR as for the rig, RASPI_TIMEOUT default 900 s)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+export PATH=/opt/swift/usr/bin:$PATH
+OUT=$(realpath -m "${RIG_DIR:-$ROOT/.rig}")/raspi
+TIMEOUT=${RASPI_TIMEOUT:-900}
+KERNEL_PACKAGES="linux-image-arm64"
+# The guest's tools and the package's libraries: unpacked, not installed.
+GUEST_PACKAGES="busybox-static gpiod i2c-tools libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1"
+mkdir -p "$OUT"
+missing=()
+for p in cpio xz-utils; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+[ -x .build/dist/trixie-arm64/ambience ] || { echo "raspi: no .build/dist/trixie-arm64/ambience (make dist)" >&2; exit 1; }
+
+# QEMU 10 from trixie: raspi3b with its BSC (I2C) model.
+scripts/debian-root.sh --bare trixie amd64 qemu-system-arm >"$OUT/qemu-root.log" 2>&1 ||
+    { cat "$OUT/qemu-root.log" >&2; exit 1; }
+
+# The kernel, its modules for the header's bus, the device tree; the guest's files.
+# shellcheck source=scripts/debian-apt.sh
+. scripts/debian-apt.sh
+trap 'debian_apt_end' EXIT
+stage=$OUT/initramfs
+rm -rf "$stage" "$OUT/kernel"
+debian_apt_begin trixie arm64
+debian_apt_unpack "$OUT/kernel" $KERNEL_PACKAGES
+debian_apt_end
+debian_apt_begin trixie arm64
+# shellcheck disable=SC2086 # a list of package names
+debian_apt_unpack "$stage" $GUEST_PACKAGES
+debian_apt_end
+deb=$(scripts/make-deb.sh --suite trixie --arch arm64 --binary .build/dist/trixie-arm64/ambience --out "$OUT" | tail -n 1)
+dpkg-deb -x "$deb" "$stage"
+kver=$(ls "$OUT/kernel/usr/lib/modules")
+modules=$OUT/kernel/usr/lib/modules/$kver/kernel/drivers/i2c
+mkdir -p "$stage/modules"
+for module in "$modules/busses/i2c-bcm2835.ko.xz" "$modules/i2c-dev.ko.xz"; do
+    xz -dc "$module" >"$stage/modules/$(basename "$module" .xz)"
+done
+cp rig/raspi/guest.sh "$stage/guest.sh"
+
+cat >"$stage/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs dev /dev
+mount -t debugfs debugfs /sys/kernel/debug; mount -t tmpfs tmp /tmp; mkdir -p /run /var/lib/ambience
+sh /guest.sh
+echo "raspi-guest: exit $?"
+poweroff -f
+INIT
+chmod +x "$stage/init"
+mkdir -p "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$OUT/initramfs.gz"
+cp "$OUT/kernel/boot/vmlinuz-$kver" "$OUT/vmlinuz"
+cp "$OUT/kernel/usr/lib/linux-image-$kver/broadcom/bcm2837-rpi-3-b.dtb" "$OUT/rpi-3-b.dtb"
+echo "raspi: kernel $kver, initramfs $(stat -c %s "$OUT/initramfs.gz") bytes"
+
+# In the trixie root (its QEMU), the repository at /src. The raspi3b machine cannot power off (the
+# guest halts), so the guest's last line ends QEMU.
+guest=/src/${OUT#"$ROOT"/}
+AMBIENCE_ROOTS=/var/cache/ambience/roots/bare timeout "$TIMEOUT" scripts/in-root.sh trixie amd64 \
+    qemu-system-aarch64 -M raspi3b -accel tcg -display none -monitor none -serial stdio \
+    -kernel "$guest/vmlinuz" -dtb "$guest/rpi-3-b.dtb" -initrd "$guest/initramfs.gz" \
+    -append "console=ttyAMA0 rdinit=/init quiet" \
+    -device tmp105,bus=i2c-bus.1,address=0x49 </dev/null >"$OUT/console.log" 2>&1 &
+qemu=$!
+until grep -aq '^raspi-guest: exit' "$OUT/console.log" || ! kill -0 "$qemu" 2>/dev/null; do sleep 1; done
+kill "$qemu" 2>/dev/null || true
+wait "$qemu" 2>/dev/null || true
+grep -aE '^(ok|FAIL|raspi-guest)' "$OUT/console.log" || true
+if ! grep -aq '^raspi-guest: exit' "$OUT/console.log"; then
+    tail -n 40 "$OUT/console.log"
+    echo "raspi: the guest did not finish within ${TIMEOUT}s"
+    exit 1
+fi
+grep -aq '^raspi-guest: exit 0' "$OUT/console.log"
