@@ -1,10 +1,13 @@
 # shellcheck shell=sh
-# Runs inside the raspi3b guest (rig/raspi/run.sh), as /guest.sh under busybox sh: the board profile
+# Runs inside the raspi guest (rig/raspi/run.sh), as /guest.sh under busybox sh: the board profile
 # against what the kernel and the upstream device tree name, the daemon's indicator lines through
 # the real pin controller, read back with the kernel's own GPIO debug view, and `ambience probe`
 # on the real BSC controller's driver. Prints "ok NAME" or "FAIL NAME: why" per check.
 failed=0
-profile=/usr/share/ambience/boards/raspberry-pi-3.toml
+# What the host's run.sh says of the board, on the kernel's command line.
+setting() { sed -n "s/.*ambience\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+board=$(setting board) controller=$(setting i2c) line_count=$(setting lines)
+profile=/usr/share/ambience/boards/$board.toml
 ok() { echo "ok   $1"; }
 bad() { echo "FAIL $1"; failed=1; }
 
@@ -12,16 +15,16 @@ for module in i2c-bcm2835 i2c-dev; do insmod "/modules/$module.ko" || bad "$modu
 sleep 1
 
 # The profile's chip: the label gpiodetect shows, and its size.
-chip=$(sed -n 's/^chip = "\(.*\)".*/\1/p' $profile)
-if gpiodetect | tee /tmp/chips | grep -q "\[$chip\] (54 lines)"; then
-    ok "gpiodetect shows the profile's chip, [$chip], 54 lines"
+chip=$(sed -n 's/^chip = "\(.*\)".*/\1/p' "$profile")
+if gpiodetect | tee /tmp/chips | grep -q "\[$chip\] ($line_count lines)"; then
+    ok "gpiodetect shows the profile's chip, [$chip], $line_count lines"
 else
-    cat /tmp/chips; bad "no [$chip] of 54 lines"
+    cat /tmp/chips; bad "no [$chip] of $line_count lines"
 fi
 
 # The profile's lines, by offset: the device tree names each GPIO<offset> on the header.
-lines=$(sed -n 's/^lines = { invert = \([0-9]*\), regular = \([0-9]*\), contrast = \([0-9]*\) }.*/\1 \2 \3/p' $profile)
-fault=$(sed -n 's/^fault = \([0-9]*\).*/\1/p' $profile)
+lines=$(sed -n 's/^lines = { invert = \([0-9]*\), regular = \([0-9]*\), contrast = \([0-9]*\) }.*/\1 \2 \3/p' "$profile")
+fault=$(sed -n 's/^fault = \([0-9]*\).*/\1/p' "$profile")
 # gpioinfo (libgpiod 2) takes the chip by its name, not its label.
 gpioinfo -c "$(sed -n "s/^\(gpiochip[0-9]*\) \[$chip\].*/\1/p" /tmp/chips)" >/tmp/lines 2>&1
 for offset in $lines $fault; do
@@ -33,10 +36,10 @@ for offset in $lines $fault; do
 done
 
 # The header's I2C (GPIO2/GPIO3, i2c1 in the device tree at 0x7e804000) is the profile's bus.
-bus=$(sed -n 's/^bus = \([0-9]*\).*/\1/p' $profile)
+bus=$(sed -n 's/^bus = \([0-9]*\).*/\1/p' "$profile")
 adapter=$(cat "/sys/bus/i2c/devices/i2c-$bus/name" 2>/dev/null)
-if [ -e "/dev/i2c-$bus" ] && readlink "/sys/bus/i2c/devices/i2c-$bus" | grep -q '3f804000.i2c'; then
-    ok "/dev/i2c-$bus is the header's BSC controller (3f804000.i2c: '$adapter')"
+if [ -e "/dev/i2c-$bus" ] && readlink "/sys/bus/i2c/devices/i2c-$bus" | grep -q "$controller"; then
+    ok "/dev/i2c-$bus is the header's BSC controller ($controller: '$adapter')"
 else
     ls -l /sys/bus/i2c/devices/; bad "/dev/i2c-$bus is not the header's controller"
 fi
@@ -55,7 +58,7 @@ fi
 # The daemon on the profile: no sensor answers at 0x23, so the fault line lights; the pin
 # controller holds it high, as the kernel's debug view of requested lines shows.
 cat >/tmp/ambience.toml <<TOML
-board = "raspberry-pi-3"
+board = "$board"
 [sensor]
 kind = "bh1750"
 TOML

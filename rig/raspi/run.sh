@@ -7,13 +7,22 @@
 # busybox, the gpiod tools and i2c-tools of trixie, and the trixie arm64 package of make dist
 # unpacked; its /init runs rig/raspi/guest.sh, which checks the board profile against what the
 # kernel names and drives the indicator lines through the pin controller, then powers off.
-#   rig/raspi/run.sh        (as root; RIG_DIR as for the rig, RASPI_TIMEOUT default 900 s)
+#   rig/raspi/run.sh        (as root; RIG_DIR as for the rig, RASPI_TIMEOUT default 900 s,
+#                            RASPI_MACHINE raspi3b (default) or raspi4b: the Pi 4 B's)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 export PATH=/opt/swift/usr/bin:$PATH
-OUT=$(realpath -m "${RIG_DIR:-$ROOT/.rig}")/raspi
+MACHINE=${RASPI_MACHINE:-raspi3b}
+OUT=$(realpath -m "${RIG_DIR:-$ROOT/.rig}")/$MACHINE
 TIMEOUT=${RASPI_TIMEOUT:-900}
+# The board: its device tree, the profile the package ships for it, the header's BSC controller
+# (i2c1) as the kernel names its device, and the GPIO controller's size.
+case $MACHINE in
+raspi3b) dtb=bcm2837-rpi-3-b.dtb board=raspberry-pi-3 controller=3f804000.i2c lines=54 ;;
+raspi4b) dtb=bcm2711-rpi-4-b.dtb board=raspberry-pi-4 controller=fe804000.i2c lines=58 ;;
+*) echo "raspi: RASPI_MACHINE is raspi3b or raspi4b" >&2; exit 2 ;;
+esac
 KERNEL_PACKAGES="linux-image-arm64"
 # The guest's tools and the package's libraries: unpacked, not installed.
 GUEST_PACKAGES="busybox-static gpiod i2c-tools libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1"
@@ -65,19 +74,19 @@ chmod +x "$stage/init"
 mkdir -p "$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp"
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$OUT/initramfs.gz"
 cp "$OUT/kernel/boot/vmlinuz-$kver" "$OUT/vmlinuz"
-cp "$OUT/kernel/usr/lib/linux-image-$kver/broadcom/bcm2837-rpi-3-b.dtb" "$OUT/rpi-3-b.dtb"
+cp "$OUT/kernel/usr/lib/linux-image-$kver/broadcom/$dtb" "$OUT/board.dtb"
 echo "raspi: kernel $kver, initramfs $(stat -c %s "$OUT/initramfs.gz") bytes"
 
 # In the trixie root (its QEMU), the repository at /src. The raspi3b machine cannot power off (the
 # guest halts), so the guest's last line ends QEMU.
 guest=/src/${OUT#"$ROOT"/}
 AMBIENCE_ROOTS=/var/cache/ambience/roots/bare timeout "$TIMEOUT" scripts/in-root.sh trixie amd64 \
-    qemu-system-aarch64 -M raspi3b -accel tcg -display none -monitor none -serial stdio \
-    -kernel "$guest/vmlinuz" -dtb "$guest/rpi-3-b.dtb" -initrd "$guest/initramfs.gz" \
-    -append "console=ttyAMA0 rdinit=/init quiet" \
+    qemu-system-aarch64 -M "$MACHINE" -accel tcg -display none -monitor none -serial stdio \
+    -kernel "$guest/vmlinuz" -dtb "$guest/board.dtb" -initrd "$guest/initramfs.gz" \
+    -append "console=ttyAMA0 rdinit=/init quiet ambience.board=$board ambience.i2c=$controller ambience.lines=$lines" \
     -device tmp105,bus=i2c-bus.1,address=0x49 </dev/null >"$OUT/console.log" 2>&1 &
 qemu=$!
-until grep -aq '^raspi-guest: exit' "$OUT/console.log" || ! kill -0 "$qemu" 2>/dev/null; do sleep 1; done
+until grep -aqs '^raspi-guest: exit' "$OUT/console.log" || ! kill -0 "$qemu" 2>/dev/null; do sleep 1; done
 kill "$qemu" 2>/dev/null || true
 wait "$qemu" 2>/dev/null || true
 grep -aE '^(ok|FAIL|raspi-guest)' "$OUT/console.log" || true
