@@ -148,7 +148,7 @@ test-swift6.0:
 
 # Every program cross-built in Embedded Swift for the Pi (scripts/dist.sh): bookworm and trixie,
 # arm64 and armhf (ARMv6 code: every 32-bit Pi, the Zero included), into .build/dist/SUITE-ARCH,
-# what make deb packages. From scratch about 12 minutes here; the sysroots and zig made on first use.
+# what make deb packages. From scratch about 20 minutes here (armhf 12, arm64 8); the sysroots and zig made on first use.
 dist: setup
 	scripts/dist.sh
 
