@@ -62,7 +62,7 @@ if [ "$ARCH" != x86_64 ]; then
         -isystem "$SYSROOT/usr/include"; do flags+=(-Xcc "$flag"); done
     cc=(clang "--target=$gnu" "--sysroot=$SYSROOT" "${cpu[@]}" "${defines[@]}")
     # zig's glibc is the suite's version: no symbol newer than the target's libc is linked.
-    link=("$ROOT/scripts/zig.sh" cc -target "${zig%:*}.$glibc" -mcpu="${zig#*:}" -fPIE -pie "-Wl,-z,now"
+    link=("$ROOT/scripts/zig.sh" cc -target "${zig%:*}.$glibc" -mcpu="${zig#*:}" -fPIE -pie
         -L "$SYSROOT/usr/lib/$gnu")
     export PKG_CONFIG_SYSROOT_DIR=$SYSROOT PKG_CONFIG_LIBDIR=$SYSROOT/usr/lib/$gnu/pkgconfig:$SYSROOT/usr/share/pkgconfig
 fi
@@ -152,15 +152,11 @@ for program in "${programs[@]}"; do
             fi
             # --gc-sections: the Unicode tables are one object, and most of it (the scalars'
             # names, 230 kB) nothing here reads; without it ambience-run is 1.47 MB stripped.
-            if [ ${#link[@]} = 0 ]; then
-                "$SWIFTC" "${flags[@]}" "$object" "${objects[@]}" "$OUT/strtod.o" "$OUT/bridge-object-retain.o" -L "$OUT" \
-                    -Xlinker --gc-sections -Xlinker -z -Xlinker now -Xlinker --start-group -lGlibc "${modules[@]}" -Xlinker --end-group \
-                    -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables "${libraries[@]}" -lm -o "$OUT/$program"
-            else
-                "${link[@]}" "$object" "${objects[@]}" "$OUT/strtod.o" "$OUT/bridge-object-retain.o" -L "$OUT" \
-                    -Wl,--gc-sections -Wl,--start-group -lGlibc "${modules[@]}" -Wl,--end-group \
-                    -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables "${libraries[@]}" -lm -o "$OUT/$program"
-            fi
+            # The host's link is swiftc's, with the flags the loop has gathered; both take -Xlinker.
+            [ "$ARCH" != x86_64 ] || link=("$SWIFTC" "${flags[@]}")
+            "${link[@]}" "$object" "${objects[@]}" "$OUT/strtod.o" "$OUT/bridge-object-retain.o" -L "$OUT" \
+                -Xlinker --gc-sections -Xlinker -z -Xlinker now -Xlinker --start-group -lGlibc "${modules[@]}" \
+                -Xlinker --end-group -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables "${libraries[@]}" -lm -o "$OUT/$program"
             llvm-objcopy --strip-all "$OUT/$program" "$OUT/$program.stripped"
             echo "embedded-build: $OUT/$program ($(stat -c %s "$OUT/$program.stripped") bytes stripped)"
             ;;
