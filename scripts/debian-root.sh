@@ -62,16 +62,7 @@ step() { # step NAME COMMAND...: runs and logs how long it took
 # The host's tools, with one apt-get update when something is missing (kmod: the system rig
 # runs the host's depmod over its roots, rig/system/setup.sh).
 host_arch=$(dpkg --print-architecture)
-host_packages=(debootstrap bc kmod)
-host_missing=()
-for p in "${host_packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || host_missing+=("$p")
-done
-if [ ${#host_missing[@]} -gt 0 ]; then
-    echo "installing on the host: ${host_missing[*]}"
-    apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${host_missing[@]}"
-fi
+"$here/host-packages.sh" debootstrap bc kmod
 [ "$arch" = "$host_arch" ] || "$here/qemu-user.sh" "$arch"
 
 # The base system, made in a side directory and moved into place only when complete.

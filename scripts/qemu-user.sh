@@ -9,12 +9,6 @@ arm64) qemu=aarch64 ;;
 armhf | armel) qemu=arm ;;
 *) qemu=$1 ;;
 esac
-missing=()
-for p in qemu-user-static binfmt-support; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing on the host: ${missing[*]}"
-    apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+"$(dirname "$0")/host-packages.sh" qemu-user-static binfmt-support
 mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
 [ -e "/proc/sys/fs/binfmt_misc/qemu-$qemu" ] || update-binfmts --enable "qemu-$qemu"

@@ -27,11 +27,7 @@ KERNEL_PACKAGES="linux-image-arm64"
 # The guest's tools and the package's libraries: unpacked, not installed.
 GUEST_PACKAGES="busybox-static gpiod i2c-tools libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1"
 mkdir -p "$OUT"
-missing=()
-for p in cpio xz-utils; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+scripts/host-packages.sh cpio xz-utils
 [ -x .build/dist/trixie-arm64/ambience ] || { echo "raspi: no .build/dist/trixie-arm64/ambience (make dist)" >&2; exit 1; }
 
 # QEMU 10 from trixie: raspi3b with its BSC (I2C) model.

@@ -39,12 +39,7 @@ flock 9
 started=$(date +%s)
 host_packages=(debootstrap e2fsprogs qemu-system-x86)
 [ "$arch" = arm64 ] && host_packages+=(qemu-system-arm qemu-user-static binfmt-support)
-for p in "${host_packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ -n "${missing[*]:-}" ]; then
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+"$(dirname "$0")/../../scripts/host-packages.sh" "${host_packages[@]}"
 if [ ! -f "$root/.ambience-base" ]; then
     rm -rf "$root.partial"
     if [ "$arch" != "$(dpkg --print-architecture)" ]; then
