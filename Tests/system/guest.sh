@@ -183,6 +183,7 @@ BACKLIGHT=/sys/class/backlight/ambience-test
 ADAPTER=/sys/module/ambience_test_i2c/parameters
 brightness() { sed -n 's/.*"brightness":\([0-9]*\).*/\1/p' /run/ambience/state.json 2>/dev/null; }
 brightness_is() { [ "$(brightness)" = "$1" ]; }
+has_brightness() { [ -n "$(brightness)" ]; }
 # The device's raw value for PERCENT: the class device's maximum is 255, the monitor's 100.
 sysfs_shows() { [ "$(cat "$BACKLIGHT/brightness")" = $((($1 * 255 + 50) / 100)) ]; }
 monitor_shows() { [ "$(cat "$ADAPTER/ddc_brightness")" = "$1" ]; }
@@ -786,7 +787,7 @@ flush_often() {
 with_backlight() {
     printf '\n[backlight]\ndevice = "auto"\n' >>"$CONFIG"
     systemctl reload ambience || fail "reload"
-    wait_for test -n "$(brightness)"
+    wait_for has_brightness
 }
 
 # Scenario 9, second half.
