@@ -1,6 +1,7 @@
 /// The control pipe's language (docs/guarantees.md §5.5):
 /// `override invert|regular|contrast [for DURATION]` and `override auto`, and for the backlight
-/// `brightness PERCENT [for DURATION]` and `brightness auto`.
+/// `brightness PERCENT [for DURATION]` and `brightness auto`, and for the display's sleep
+/// `display on|off [for DURATION]` and `display auto`.
 /// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`, at most
 /// `longestOverride` (a year).
 /// Besides overrides, `record` asks the daemon to write its record of the light
@@ -9,6 +10,7 @@ public enum ControlLine {
     public enum Request: Equatable, Sendable {
         case override(Engine.OverrideCommand)
         case brightness(BrightnessEngine.Command)
+        case display(DisplaySleepEngine.Command)
         case record
     }
 
@@ -21,10 +23,12 @@ public enum ControlLine {
         switch words.first {
         case "override": return .override(try parse(line))
         case "brightness": return .brightness(try parseBrightness(line))
+        case "display": return .display(try parseDisplay(line))
         default:
             throw ParseError(
                 message: "expected 'override STATE [for DURATION]', 'override auto',"
-                    + " 'brightness PERCENT [for DURATION]' or 'brightness auto'")
+                    + " 'brightness PERCENT [for DURATION]', 'brightness auto',"
+                    + " 'display on|off [for DURATION]' or 'display auto'")
         }
     }
 
@@ -59,7 +63,19 @@ public enum ControlLine {
         return held.map { .hold(percent: $0.value, duration: $0.duration) } ?? .auto
     }
 
-    /// `KEYWORD VALUE [for DURATION]`, or nil for `KEYWORD auto`: the grammar both overrides share.
+    /// `display on|off [for DURATION]` or `display auto`.
+    public static func parseDisplay(_ line: String) throws(ParseError) -> DisplaySleepEngine.Command {
+        let held = try hold(line, keyword: "display", placeholder: "on|off", needs: "on, off") {
+            word throws(ParseError) in
+            guard let power = DisplayPower(rawValue: String(word)) else {
+                throw ParseError(message: "'\(word)' is not a display power: use on, off or auto")
+            }
+            return power
+        }
+        return held.map { .hold($0.value, duration: $0.duration) } ?? .auto
+    }
+
+    /// `KEYWORD VALUE [for DURATION]`, or nil for `KEYWORD auto`: the grammar every override shares.
     private static func hold<Value>(
         _ line: String, keyword: Substring, placeholder: String, needs: String,
         _ value: (Substring) throws(ParseError) -> Value

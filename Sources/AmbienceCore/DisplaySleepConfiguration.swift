@@ -73,7 +73,8 @@ public struct DisplaySleepConfiguration: Equatable, Sendable {
         sleepBelow: Double = 3, wakeAbove: Double = 10, sleepAfter: Double = 600, wakeAfter: Double = 2,
         awake: [DailyWindow] = []
     ) throws(ConfigurationError) {
-        func require(_ holds: Bool, _ field: DisplaySleepField, _ message: String) throws(ConfigurationError) {
+        func require(_ holds: Bool, _ field: DisplaySleepField, _ message: String) throws(ConfigurationError)
+        {
             if !holds { throw ConfigurationError(key: field.rawValue, message: message) }
         }
         try require(
@@ -83,8 +84,8 @@ public struct DisplaySleepConfiguration: Equatable, Sendable {
             "must be more than sleep_below (\(sleepBelow) lux), so light between the two moves nothing,"
                 + " not \(wakeAbove)")
         try require(
-            sleepAfter.isFinite && sleepAfter >= 10 && sleepAfter <= 86_400, .sleepAfter,
-            "must be 10 seconds to a day, not \(sleepAfter) seconds")
+            sleepAfter.isFinite && sleepAfter >= 60 && sleepAfter <= 86_400, .sleepAfter,
+            "must be a minute to a day, not \(sleepAfter) seconds")
         try require(
             wakeAfter.isFinite && wakeAfter >= 0 && wakeAfter <= 600, .wakeAfter,
             "must be 0 to 600 seconds, not \(wakeAfter)")

@@ -74,9 +74,10 @@ public struct DisplaySleepEngine: Sendable {
             darkSince = nil
             lightSince = nil
         }
-        let inWindow = minuteOfDay.map { minute in
-            configuration.awake.contains { $0.contains(minute: minute) }
-        } ?? false
+        let inWindow =
+            minuteOfDay.map { minute in
+                configuration.awake.contains { $0.contains(minute: minute) }
+            } ?? false
         switch automatic {
         case .on:
             if !inWindow, let since = darkSince, time - since >= configuration.sleepAfter {

@@ -37,11 +37,15 @@ public struct Event: Equatable, Sendable {
     /// The backlight's percent at the event (docs/backlight.md); nil when there is no backlight.
     /// The brightness engine's, not the theme engine's: the daemon fills it in.
     public var brightness: Int?
+    /// Whether the display is awake or asleep at the event (docs/display-sleep.md), as its
+    /// device says; nil when no `[display]` is configured. The daemon fills it in.
+    public var display: DisplayPower?
 
     public init(
         kind: Kind, state: AmbienceState?, previous: AmbienceState?, animated: Bool, reason: Reason?,
         lux: Double?, filtered: Double?, time: Double, override: AmbienceState? = nil,
-        overrideUntil: Double? = nil, faulted: Bool = false, brightness: Int? = nil
+        overrideUntil: Double? = nil, faulted: Bool = false, brightness: Int? = nil,
+        display: DisplayPower? = nil
     ) {
         self.kind = kind
         self.state = state
@@ -55,6 +59,7 @@ public struct Event: Equatable, Sendable {
         self.overrideUntil = overrideUntil
         self.faulted = faulted
         self.brightness = brightness
+        self.display = display
     }
 
     /// Seconds the override has left at monotonic `now`; nil when none holds or it has no end.

@@ -22,8 +22,9 @@ public enum EventLine {
         }
     }
 
-    /// The keys after `time` came later (override, fault, then brightness); they sit last so that
-    /// readers written for the first eight keys read on unchanged.
+    /// The keys after `time` came later (override, fault, brightness, then display); they sit last
+    /// so that readers written for the first eight keys read on unchanged. `display` is there only
+    /// when a `[display]` is configured, so the lines of a daemon without one are as before.
     static func json(_ event: Event, time: String, now: Double) -> String {
         var line = "{\"event\":\"\(event.kind.rawValue)\""
         line += ",\"state\":" + quoted(event.state?.rawValue)
@@ -36,7 +37,9 @@ public enum EventLine {
         line += ",\"override\":" + quoted(event.override?.rawValue)
         line += ",\"override_remaining_s\":" + number(event.overrideRemaining(at: now))
         line += ",\"fault\":\(event.faulted)"
-        line += ",\"brightness\":" + (event.brightness.map { String($0) } ?? "null") + "}\n"
+        line += ",\"brightness\":" + (event.brightness.map { String($0) } ?? "null")
+        if let display = event.display { line += ",\"display\":\"" + display.rawValue + "\"" }
+        line += "}\n"
         return line
     }
 
@@ -104,6 +107,9 @@ extension EventLine {
         public var fault: Bool?
         /// The backlight's percent; nil when there is none, or the line is from before the key.
         public var brightness: Int?
+        /// The display awake or asleep; nil when no `[display]` is configured, or the line is
+        /// from before the key.
+        public var display: DisplayPower?
         /// The line without the white space around it: what a reader passes on as it came.
         public var text: String
 
@@ -198,6 +204,7 @@ extension EventLine {
             }
             decoded.brightness = Int(percent)
         }
+        decoded.display = try word("display", in: value, DisplayPower.init(rawValue:))
         return decoded
     }
 

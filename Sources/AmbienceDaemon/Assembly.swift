@@ -54,6 +54,9 @@ public enum Assembly {
             if wanted.contains(.backlight), let settings = configuration.backlight {
                 built.backlight = try backlight(settings, log: { logger.log(.warning, $0) })
             }
+            if wanted.contains(.display), let device = configuration.displayDevice {
+                built.display = try display(device, log: { logger.log(.warning, $0) })
+            }
             return built
         } catch {
             built.close(wanted)
@@ -86,6 +89,29 @@ public enum Assembly {
             } catch {
                 throw .bus(error)
             }
+        }
+    }
+
+    /// The display that sleeps with the room (`DaemonConfiguration.displayDevice`).
+    /// `classDirectory` is /sys/class/backlight but in tests.
+    package static func display(
+        _ device: BacklightSettings.Device, classDirectory: String = SysfsBacklight.classDirectory,
+        log: @escaping OutputLog
+    ) throws(OutputError) -> any DisplaySwitch {
+        switch device {
+        case .auto, .sysfs:
+            do {
+                return try SysfsDisplayPower(
+                    device: device.description, classDirectory: classDirectory, log: log)
+            } catch {
+                throw error.renamingKey { "display." + $0 }
+            }
+        case .ddc:
+            throw .configuration(
+                ConfigurationError(
+                    key: "display.device",
+                    message: "\"\(device)\": a monitor's sleep through DDC/CI is not built yet;"
+                        + " use a backlight class device"))
         }
     }
 

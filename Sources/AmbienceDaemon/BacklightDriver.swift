@@ -9,8 +9,6 @@ struct BacklightDriver {
     private var engine: BrightnessEngine?
     /// The percent the event lines last announced, so that a fade's end is announced once.
     private var announced: Int?
-    /// The latest valid reading, for the line that announces a fade's end.
-    private var lastLux: Double?
 
     init(clock: any Clock) {
         self.clock = clock
@@ -45,7 +43,6 @@ struct BacklightDriver {
 
     mutating func ingest(lux: Double?, state: AmbienceState?, at time: Double) {
         engine?.ingest(lux: lux, state: state, at: time)
-        if let lux, lux.isFinite { lastLux = lux }
     }
 
     mutating func apply(_ command: BrightnessEngine.Command, at time: Double) {
@@ -59,34 +56,24 @@ struct BacklightDriver {
     }
 
     /// Moves the brightness on (a ramp step, an override's end), hands the percent to the
-    /// device, and announces a fade's end with `announce`, the theme's `current` event with the
-    /// new percent. Returns when the loop must come back besides sampling: the next ramp step,
-    /// or the device's own wish (a retry); nil at rest.
-    mutating func drive(
-        _ backlight: (any Backlight)?, theme: Engine, reason: Event.Reason?, announce: (Event) -> Void
-    ) -> Double? {
-        guard var fader = engine else { return nil }
+    /// device. Returns when the loop must come back besides sampling (the next ramp step, or the
+    /// device's own wish: a retry; nil at rest), and whether a fade has ended at a percent the
+    /// lines have not carried yet, for the caller to announce (which `announce()` marks said).
+    mutating func drive(_ backlight: (any Backlight)?) -> (due: Double?, fadeEnded: Bool) {
+        guard var fader = engine else { return (nil, false) }
+        var fadeEnded = false
         let now = clock.now
         fader.advance(to: now)
         engine = fader
         if let percent = fader.output {
             backlight?.set(percent: percent, now: now)
             // Every step is not news: the percent the lines carry changes when a fade ends.
-            if percent == fader.target, percent != announced, let state = theme.state {
-                announced = percent
-                // Everything as it is now, as a reader that connects now would be told it.
-                let held = theme.activeOverride
-                announce(
-                    Event(
-                        kind: .current, state: state, previous: nil, animated: false, reason: reason,
-                        lux: lastLux, filtered: theme.filteredLux, time: now, override: held?.state,
-                        overrideUntil: held?.until, faulted: theme.isFaulted, brightness: percent))
-            }
+            fadeEnded = percent == fader.target && percent != announced
         }
         let devicesWish = backlight?.poll(now: now)
         switch (fader.nextDeadline, devicesWish) {
-        case (let step?, let wish?): return min(step, wish)
-        case (let step, let wish): return step ?? wish
+        case (let step?, let wish?): return (min(step, wish), fadeEnded)
+        case (let step, let wish): return (step ?? wish, fadeEnded)
         }
     }
 }

@@ -126,7 +126,7 @@ extension DaemonConfiguration {
             write: { curveText($0) }, get: get, set: set)
     }
 
-    private static func decodeDevice(
+    static func decodeDevice(
         _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
     ) -> BacklightSettings.Device? {
         guard let (text, line, file) = decoder.string(name, in: section) else { return nil }

@@ -27,6 +27,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var record = RecordSettings()
     /// `[backlight]`; nil leaves the display's brightness alone.
     public var backlight: BacklightSettings?
+    /// `[display]`; nil: the display never sleeps with the room.
+    public var display: DisplaySettings?
     /// Where each key was set, when loaded from a file: faults found later, by the devices
     /// (a missing GPIO chip, a line out of range), are placed at file:line too.
     public var origins = ConfigurationOrigins()

@@ -66,6 +66,10 @@ extension DaemonConfiguration {
             "backlight",
             decode: { tables, root, decoder in tables.backlight = decodeBacklight(root, decoder: &decoder) },
             text: { tables, path in .table(backlightLines(tables.backlight, path: path)) }),
+        ConfigurationKey(
+            "display",
+            decode: { tables, root, decoder in tables.display = decodeDisplay(root, decoder: &decoder) },
+            text: { tables, path in .table(displayLines(tables.display, path: path)) }),
         // Companion programs' tables: each program decodes its own, in its own module, and
         // `ambience check` checks them all.
         .otherProgram("serve"), .otherProgram("mqtt"), .otherProgram("kiosk"),

@@ -34,6 +34,12 @@ public final class Daemon {
 
     private var engine: Engine
     private var brightness: BacklightDriver
+    private var display: DisplaySleepDriver
+    /// The display's power the event lines last carried.
+    private var announcedDisplay: DisplayPower?
+    /// The latest valid reading, for the lines that announce news between samples.
+    private var lastLux: Double?
+    private let wallClock: () -> Double
     private var records: RecordKeeper
     private var watchdog: WatchdogFeeder
     private var parts = DaemonParts()
@@ -68,6 +74,8 @@ public final class Daemon {
         self.reload = reload
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
         brightness = BacklightDriver(clock: clock)
+        display = DisplaySleepDriver(log: { [logger] in logger.log(.notice, $0) })
+        self.wallClock = wallClock
         records = RecordKeeper(capacity: recordCapacity, stores: recordStores, logger: logger)
         watchdog = WatchdogFeeder(notifier: notifier, clock: clock)
         sensorTrouble = FaultReport(
@@ -90,9 +98,13 @@ public final class Daemon {
         let start = CompactRecord.sampleTime(clock.now)
         engine = Engine(configuration: configuration.engine, startTime: start)
         brightness.start(configuration.backlight)
+        display.start(configuration.display)
         records.start(under: configuration, at: start)
         restoreOverride(at: start)
         restoreBrightnessOverride(at: start)
+        restoreDisplayOverride(at: start)
+        // The display as the engine wants it before the first line, which carries its power.
+        _ = display.drive(parts.display, now: start)
         var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
         var nextPoll = start
         /// While a measurement is under way (a conversion, a retry): when to take it up again.
@@ -117,6 +129,7 @@ public final class Daemon {
             let horizon = schedule.due
             dispatch(engine.advance(to: min(clock.now, horizon.nextDown)))
             let backlightDue = driveBacklight()
+            let displayDue = driveDisplay()
             // Sinks are polled at most a second apart. When samples come more often than that,
             // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
             // the second) instead of waking the loop once more: a Pi running this for years
@@ -130,6 +143,7 @@ public final class Daemon {
             if let due = watchdog.feed() { deadline = min(deadline, due) }
             if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
             if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
+            for due in [displayDue, display.nextDeadline].compactMap({ $0 }) { deadline = min(deadline, due) }
             // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
             // wake-up of its own for a step that sums its tenths another way.
             if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
@@ -176,9 +190,16 @@ public final class Daemon {
         }
         // An override taken during the conversion has moved the engine past the slot.
         let time = max(schedule.stamp(completedAt: clock.now), engine.latestTime)
+        if let lux = reading?.lux, lux.isFinite { lastLux = lux }
         let events = engine.ingest(Sample(time: time, lux: reading?.lux))
         // Before the events go out, so that they carry the brightness of the same sample.
         brightness.ingest(lux: reading?.lux, state: engine.state, at: time)
+        if display.isConfigured {
+            display.ingest(
+                lux: reading?.lux, filtered: engine.filteredLux, at: time,
+                minuteOfDay: configuration.display?.sleep.awake.isEmpty == false
+                    ? WallClock.minuteOfDay(wallClock()) : nil)
+        }
         dispatch(events)
         records.append(
             LightRecord.Row(
@@ -192,6 +213,8 @@ public final class Daemon {
     private func dispatch(_ events: [Event]) {
         for var event in events {
             event.brightness = brightness.announce()
+            event.display = display.reported(by: parts.display)
+            announcedDisplay = event.display
             EventWording.log(event, faultAfter: configuration.engine.faultAfter, to: logger)
             switch event.kind {
             // A `current` event from the engine is an override begun or ended without a change.
@@ -223,6 +246,14 @@ public final class Daemon {
                 brightness.apply(command, at: clock.now)
                 logger.log(.notice, "backlight: \(command.logged)")
                 overrides.save(command, in: configuration)
+            case .display(let command):
+                guard display.isConfigured else {
+                    logger.log(.warning, "control: ignored a display line: no [display] is configured")
+                    continue
+                }
+                display.apply(command, at: clock.now)
+                logger.log(.notice, "display: \(command.logged)")
+                overrides.save(command, in: configuration)
             case .record:
                 do {
                     try parts.control?.writeRecord(records.record)
@@ -238,9 +269,40 @@ public final class Daemon {
     /// Drives the backlight (see `BacklightDriver.drive`); a fade's end goes out as the state
     /// as it is now, to every sink.
     private func driveBacklight() -> Double? {
-        brightness.drive(parts.backlight, theme: engine, reason: lastChange?.reason) { current in
-            lastChange = current
-            for sink in parts.sinks { sink.deliver(current) }
+        let (due, fadeEnded) = brightness.drive(parts.backlight)
+        if fadeEnded { announceCurrent() }
+        return due
+    }
+
+    /// Drives the display's power (see `DisplaySleepDriver.drive`); a change of what the device
+    /// says goes out as the state as it is now, to every sink.
+    private func driveDisplay() -> Double? {
+        let due = display.drive(parts.display, now: clock.now)
+        if display.reported(by: parts.display) != announcedDisplay { announceCurrent() }
+        return due
+    }
+
+    /// Everything as it is now, as a reader that connects now would be told it: a `current`
+    /// event for news that is not the theme's (a fade's end, the display asleep or awake).
+    private func announceCurrent() {
+        guard let state = engine.state else { return }
+        let now = clock.now
+        let held = engine.activeOverride
+        var current = Event(
+            kind: .current, state: state, previous: nil, animated: false, reason: lastChange?.reason,
+            lux: lastLux, filtered: engine.filteredLux, time: now, override: held?.state,
+            overrideUntil: held?.until, faulted: engine.isFaulted, brightness: brightness.output,
+            display: display.reported(by: parts.display))
+        current.brightness = brightness.announce()
+        announcedDisplay = current.display
+        lastChange = current
+        for sink in parts.sinks { sink.deliver(current) }
+    }
+
+    private func restoreDisplayOverride(at time: Double) {
+        guard display.isConfigured else { return }
+        if let command = overrides.restore(DisplaySleepEngine.Command.self, in: configuration) {
+            display.apply(command, at: time)
         }
     }
 
@@ -291,6 +353,9 @@ public final class Daemon {
         records.reload(from: configuration, to: next, at: clock.now)
         configuration = next
         engine.reconfigure(next.engine)
+        let hadDisplay = display.isConfigured
+        display.reconfigure(next.display)
+        if !hadDisplay, display.isConfigured { restoreDisplayOverride(at: clock.now) }
         let hadBacklight = brightness.isConfigured
         brightness.reconfigure(next.backlight)
         if !hadBacklight, brightness.isConfigured { restoreBrightnessOverride(at: clock.now) }
@@ -318,6 +383,8 @@ public final class Daemon {
     private func shutDown() {
         notifier.notify("STOPPING=1")
         records.persist(at: clock.now, under: configuration)
+        // A daemon that stops leaves the display awake: nothing would wake it otherwise.
+        parts.display?.set(power: .on, now: clock.now)
         parts.close(Set(DaemonPart.allCases))
         parts = DaemonParts()
     }

@@ -4,7 +4,7 @@ import AmbienceSensors
 /// The daemon's parts, each built from its own settings: a reload rebuilds only those whose
 /// settings changed, so a new pipe mode neither re-initialises the sensor nor blinks the lines.
 public enum DaemonPart: CaseIterable, Hashable, Sendable {
-    case sensor, indicators, pipes, stateFile, control, backlight
+    case sensor, indicators, pipes, stateFile, control, backlight, display
 
     /// The parts whose settings differ between two configurations.
     public static func changed(from old: DaemonConfiguration, to new: DaemonConfiguration) -> Set<DaemonPart>
@@ -16,6 +16,7 @@ public enum DaemonPart: CaseIterable, Hashable, Sendable {
         if old.stateFile != new.stateFile { parts.insert(.stateFile) }
         // Only another device is another part: new curves or timing go to the brightness engine.
         if old.backlight?.device != new.backlight?.device { parts.insert(.backlight) }
+        if old.displayDevice != new.displayDevice { parts.insert(.display) }
         if old.controlPipe != new.controlPipe || old.controlMode != new.controlMode
             || old.controlGroup != new.controlGroup
         {
@@ -33,10 +34,12 @@ public struct DaemonParts {
     public var stateFile: (any Sink)?
     public var control: ControlPipe?
     public var backlight: (any Backlight)?
+    public var display: (any DisplaySwitch)?
 
     public init(
         sensor: (any LightSensor)? = nil, indicators: (any Sink)? = nil, pipes: [any Sink] = [],
-        stateFile: (any Sink)? = nil, control: ControlPipe? = nil, backlight: (any Backlight)? = nil
+        stateFile: (any Sink)? = nil, control: ControlPipe? = nil, backlight: (any Backlight)? = nil,
+        display: (any DisplaySwitch)? = nil
     ) {
         self.sensor = sensor
         self.indicators = indicators
@@ -44,6 +47,7 @@ public struct DaemonParts {
         self.stateFile = stateFile
         self.control = control
         self.backlight = backlight
+        self.display = display
     }
 
     /// In the order events reach them: the lines first, then the pipes, then the state file.
@@ -61,6 +65,7 @@ public struct DaemonParts {
         if which.contains(.stateFile) { stateFile?.close() }
         if which.contains(.control) { control?.close() }
         if which.contains(.backlight) { backlight?.close() }
+        if which.contains(.display) { display?.close() }
     }
 
     /// Takes `which` parts from `other`, leaving the rest as they are.
@@ -71,5 +76,6 @@ public struct DaemonParts {
         if which.contains(.stateFile) { stateFile = other.stateFile }
         if which.contains(.control) { control = other.control }
         if which.contains(.backlight) { backlight = other.backlight }
+        if which.contains(.display) { display = other.display }
     }
 }

@@ -23,6 +23,7 @@ struct DaemonTables {
     var pipes = DaemonConfiguration.PipeSettings()
     var record = DaemonConfiguration.RecordSettings()
     var backlight: BacklightSettings?
+    var display: DisplaySettings?
 
     init(board: String?) {
         self.board = board
@@ -43,6 +44,7 @@ struct DaemonTables {
         pipes = configuration.pipes
         record = configuration.record
         backlight = configuration.backlight
+        display = configuration.display
     }
 
     /// The configuration, when there is a sensor.
@@ -54,6 +56,7 @@ struct DaemonTables {
             stateDirectory: stateDirectory)
         configuration.record = record
         configuration.backlight = backlight
+        configuration.display = display
         return configuration
     }
 

@@ -75,3 +75,16 @@ extension BrightnessEngine.Command: LoggedOverride {
         }
     }
 }
+
+extension DisplaySleepEngine.Command: LoggedOverride {
+    static var noun: String { "display override" }
+
+    var logged: String {
+        switch self {
+        case .hold(let power, nil): "display held \(power.rawValue)"
+        case .hold(let power, let duration?):
+            "display held \(power.rawValue) for \(EventLine.number(duration)) s"
+        case .auto: "display sleeps with the room"
+        }
+    }
+}

@@ -20,6 +20,8 @@ public final class ControlPipe {
         case command(Engine.OverrideCommand)
         /// `brightness PERCENT [for DURATION]` or `brightness auto`.
         case brightness(BrightnessEngine.Command)
+        /// `display on|off [for DURATION]` or `display auto`.
+        case display(DisplaySleepEngine.Command)
         /// `record`: write the record of the light to `RuntimePaths.record(forControl:)`.
         case record
         /// A line that is not a command, with why, for the daemon to log. Nothing else changes.
@@ -115,6 +117,7 @@ public final class ControlPipe {
                 switch try ControlLine.request(line) {
                 case .override(let command): inputs.append(.command(command))
                 case .brightness(let command): inputs.append(.brightness(command))
+                case .display(let command): inputs.append(.display(command))
                 case .record: inputs.append(.record)
                 }
             } catch {

@@ -7,8 +7,9 @@ import AmbienceSystem
 
 /// The persisted overrides (docs/guarantees.md §5.6: they survive restarts): one line in a small
 /// file under the state directory, replaced atomically: `STATE` or `STATE until EPOCH-SECONDS`
-/// for the theme, `PERCENT` or `PERCENT until EPOCH-SECONDS` for the backlight, in a file of its
-/// own so that each is held and ended apart. The expiry is wall-clock time, the only clock that
+/// for the theme, `PERCENT` or `PERCENT until EPOCH-SECONDS` for the backlight, `on` or `off`
+/// (and its end) for the display's sleep, each in a file of its own so that each is held and
+/// ended apart. The expiry is wall-clock time, the only clock that
 /// means anything after a reboot.
 public struct OverrideStore: Sendable {
     public static let defaultDirectory = "/var/lib/ambience"
@@ -17,10 +18,13 @@ public struct OverrideStore: Sendable {
     public let path: String
     /// Where the backlight's override lives.
     public let brightnessPath: String
+    /// Where the display sleep's override lives.
+    public let displayPath: String
 
     public init(directory: String = OverrideStore.defaultDirectory) {
         path = directory + "/override"
         brightnessPath = directory + "/brightness-override"
+        displayPath = directory + "/display-override"
     }
 
     /// Records `command` as applied at `wallClockNow`; `auto` removes the record.
@@ -158,5 +162,22 @@ extension BrightnessEngine.Command: PersistedOverride {
     public init?(holding word: String, for remaining: Double?) {
         guard let percent = Int(word), (0...100).contains(percent) else { return nil }
         self = .hold(percent: percent, duration: remaining)
+    }
+}
+
+extension DisplaySleepEngine.Command: PersistedOverride {
+    public static func path(in store: OverrideStore) -> String { store.displayPath }
+    public static var word: String { "on|off" }
+
+    public var held: (word: String, duration: Double?)? {
+        switch self {
+        case .hold(let power, let duration): (power.rawValue, duration)
+        case .auto: nil
+        }
+    }
+
+    public init?(holding word: String, for remaining: Double?) {
+        guard let power = DisplayPower(rawValue: word) else { return nil }
+        self = .hold(power, duration: remaining)
     }
 }

@@ -12,6 +12,15 @@ public enum WallClock {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
+    /// The minute of the local day (0 to 1439) at `seconds` since the epoch, in the time zone the
+    /// system is set to (TZ, /etc/localtime): what "07:00" means to the people in the room.
+    public static func minuteOfDay(_ seconds: Double) -> Int {
+        var time = time_t(seconds.rounded(.down))
+        var parts = tm()
+        localtime_r(&time, &parts)
+        return Int(parts.tm_hour) * 60 + Int(parts.tm_min)
+    }
+
     /// ISO 8601 UTC with milliseconds, such as "2026-11-29T21:00:00.123Z", rounded to the
     /// nearest millisecond (1795986000.123 is stored as …000.12299…).
     public static func iso8601(_ seconds: Double) -> String {

@@ -17,6 +17,7 @@ enum Ambience {
         checkCommand,
         overrideCommand,
         brightnessCommand,
+        displayCommand,
         recordCommand,
         statusCommand,
         watchCommand,

@@ -210,8 +210,10 @@ struct DisplaySleepEngineTests {
             }
         }
         #expect(refusal { () throws(ConfigurationError) in try .init(sleepBelow: 0) } == "sleepBelow")
-        #expect(refusal { () throws(ConfigurationError) in try .init(sleepBelow: 5, wakeAbove: 5) } == "wakeAbove")
-        #expect(refusal { () throws(ConfigurationError) in try .init(sleepAfter: 5) } == "sleepAfter")
+        #expect(
+            refusal { () throws(ConfigurationError) in try .init(sleepBelow: 5, wakeAbove: 5) } == "wakeAbove"
+        )
+        #expect(refusal { () throws(ConfigurationError) in try .init(sleepAfter: 30) } == "sleepAfter")
         #expect(refusal { () throws(ConfigurationError) in try .init(wakeAfter: -1) } == "wakeAfter")
         #expect(refusal { () throws(ConfigurationError) in try .init() } == nil)
     }
@@ -233,7 +235,9 @@ struct DailyWindowTests {
         #expect(DailyWindow("18:00-24:00")?.contains(minute: 23 * 60 + 59) == true)
     }
 
-    @Test(arguments: ["7:00-22:00", "07:00", "07:00-07:00", "25:00-01:00", "07:60-08:00", "07:00-22:00-23:00", ""])
+    @Test(arguments: [
+        "7:00-22:00", "07:00", "07:00-07:00", "25:00-01:00", "07:60-08:00", "07:00-22:00-23:00", "",
+    ])
     func notAWindow(text: String) {
         #expect(DailyWindow(text) == nil)
     }

@@ -43,6 +43,20 @@ struct EventLineTests {
         #expect(open?.contains(#""override":"invert","override_remaining_s":null,"#) == true)
     }
 
+    @Test func theDisplayComesLastAndOnlyWhenThereIsOne() throws {
+        var asleep = change
+        asleep.brightness = 20
+        asleep.display = .off
+        let line = try #require(EventLine.encode(asleep, format: .json, time: "12"))
+        #expect(line.hasSuffix(#","fault":false,"brightness":20,"display":"off"}"# + "\n"))
+        #expect(try EventLine.decode(String(line.dropLast())).display == .off)
+        #expect(EventLine.encode(change, format: .json, time: "12")?.contains("display") == false)
+        #expect(try EventLine.decode(#"{"event":"current","display":null}"#).display == nil)
+        #expect(throws: EventLine.DecodeError.self) {
+            try EventLine.decode(#"{"event":"current","display":"dim"}"#)
+        }
+    }
+
     @Test func linesStayFarBelowPipeBuf() {
         var longest = change
         longest.override = .contrast
@@ -115,6 +129,9 @@ struct ControlLineTests {
         (" brightness 40 for 2h\r", .brightness(.hold(percent: 40, duration: 7200))),
         ("brightness auto", .brightness(.auto)),
         ("override invert", .override(.hold(.invert, duration: nil))),
+        ("display off", .display(.hold(.off, duration: nil))),
+        ("display on for 1h30m", .display(.hold(.on, duration: 5400))),
+        ("display auto", .display(.auto)),
     ])
     func brightnessLinesAreRequestsOfTheirOwn(line: String, expected: ControlLine.Request) throws {
         #expect(try ControlLine.request(line) == expected)

@@ -148,6 +148,8 @@ import Testing
 
                 # [backlight]: none, the display's brightness is left alone
 
+                # [display]: none, the display never sleeps with the room
+
                 [kiosk]
                 pipe = "/run/ambience/kiosk"
                 restart = false

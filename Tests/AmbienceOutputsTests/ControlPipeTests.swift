@@ -27,27 +27,32 @@ import Testing
         #expect(control.read().isEmpty)
         try write(
             "override invert\n\noverride dim\noverride regular for 10m\nreboot\noverride invert for 366d\n"
-                + "override auto\nbrightness 40 for 2h\nbrightness 140\n", to: path)
-        #expect(
-            control.read() == [
-                .command(.hold(.invert, duration: nil)),
-                .rejected(
-                    line: "override dim", reason: "unknown state 'dim': use invert, regular, contrast or auto"
-                ),
-                .command(.hold(.regular, duration: 600)),
-                .rejected(
-                    line: "reboot",
-                    reason: "expected 'override STATE [for DURATION]', 'override auto',"
-                        + " 'brightness PERCENT [for DURATION]' or 'brightness auto'"),
-                .rejected(
-                    line: "override invert for 366d",
-                    reason: "'366d' is longer than the longest override, 365d (a year)"),
-                .command(.auto),
-                .brightness(.hold(percent: 40, duration: 7200)),
-                .rejected(
-                    line: "brightness 140",
-                    reason: "'140' is not a brightness: use a whole percent 0 to 100, or auto"),
-            ])
+                + "override auto\nbrightness 40 for 2h\nbrightness 140\ndisplay off for 8h\ndisplay dim\n"
+                + "display auto\n", to: path)
+        let expected: [ControlPipe.Input] = [
+            .command(.hold(.invert, duration: nil)),
+            .rejected(
+                line: "override dim", reason: "unknown state 'dim': use invert, regular, contrast or auto"
+            ),
+            .command(.hold(.regular, duration: 600)),
+            .rejected(
+                line: "reboot",
+                reason: "expected 'override STATE [for DURATION]', 'override auto',"
+                    + " 'brightness PERCENT [for DURATION]', 'brightness auto',"
+                    + " 'display on|off [for DURATION]' or 'display auto'"),
+            .rejected(
+                line: "override invert for 366d",
+                reason: "'366d' is longer than the longest override, 365d (a year)"),
+            .command(.auto),
+            .brightness(.hold(percent: 40, duration: 7200)),
+            .rejected(
+                line: "brightness 140",
+                reason: "'140' is not a brightness: use a whole percent 0 to 100, or auto"),
+            .display(.hold(.off, duration: 8 * 3600)),
+            .rejected(line: "display dim", reason: "'dim' is not a display power: use on, off or auto"),
+            .display(.auto),
+        ]
+        #expect(control.read() == expected)
         #expect(log.messages.isEmpty)
     }
 

@@ -1,0 +1,136 @@
+import AmbienceConfig
+import AmbienceCore
+import TOML
+
+/// `[display]` (docs/display-sleep.md): which display sleeps with the room, and when. Off unless
+/// the table is present.
+public struct DisplaySettings: Equatable, Sendable {
+    /// The display to put to sleep; `auto` is `[backlight]`'s device when there is one.
+    public var device: BacklightSettings.Device
+    public var sleep: DisplaySleepConfiguration
+
+    public init(device: BacklightSettings.Device = .auto, sleep: DisplaySleepConfiguration = .darkRoom) {
+        self.device = device
+        self.sleep = sleep
+    }
+}
+
+extension DaemonConfiguration {
+    /// The device whose display sleeps: `[display] device`, or `[backlight]`'s for `auto`.
+    public var displayDevice: BacklightSettings.Device? {
+        guard let display else { return nil }
+        if display.device == .auto, let backlight { return backlight.device }
+        return display.device
+    }
+
+    /// Where the file keeps each of the display sleep engine's values.
+    static func displayFileKey(_ field: String) -> String? {
+        switch DisplaySleepField(rawValue: field) {
+        case .sleepBelow: "display.sleep_below"
+        case .wakeAbove: "display.wake_above"
+        case .sleepAfter: "display.sleep_after"
+        case .wakeAfter: "display.wake_after"
+        case nil: nil
+        }
+    }
+
+    /// `[display]`: nil when the file has no such table.
+    static func decodeDisplay(
+        _ root: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
+    ) -> DisplaySettings? {
+        let section = decoder.section("display", of: root)
+        guard !section.layers.isEmpty else { return nil }
+        var values = DisplayValues(DisplaySettings())
+        display.decode(section, into: &values, decoder: &decoder)
+        do {
+            return DisplaySettings(device: values.device, sleep: try values.sleep())
+        } catch {
+            decoder.adopt(error.renamingKey(displayFileKey))
+            return DisplaySettings(device: values.device)
+        }
+    }
+
+    /// `[display]`: the display, and when it sleeps. `sleep_after` is in minutes, as people say
+    /// it; the engine counts seconds.
+    static let display = ConfigurationTable<DisplayValues>([
+        .value(
+            "device", read: { name, section, decoder in decodeDevice(name, in: section, decoder: &decoder) },
+            write: { TOMLWriter.string($0.description) }, get: { $0.device },
+            set: { $0.device = $1 }),
+        .number("sleep_below", get: { $0.sleepBelow }, set: { $0.sleepBelow = $1 }),
+        .number("wake_above", get: { $0.wakeAbove }, set: { $0.wakeAbove = $1 }),
+        .number(
+            "sleep_after", get: { $0.sleepAfter / 60 }, set: { $0.sleepAfter = $1 * 60 },
+            refusing: { minutes in
+                minutes.isFinite && minutes >= 1 && minutes <= 1440
+                    ? nil
+                    : "must be 1 to 1440 minutes of darkness, not \(ConfigurationFormat.number(minutes))"
+            }),
+        .number("wake_after", get: { $0.wakeAfter }, set: { $0.wakeAfter = $1 }),
+        .value(
+            "awake", read: { name, section, decoder in decodeWindows(name, in: section, decoder: &decoder) },
+            write: { windows in
+                "[" + windows.map { TOMLWriter.string($0.description) }.joined(separator: ", ") + "]"
+            },
+            get: { $0.awake }, set: { $0.awake = $1 }),
+    ])
+
+    /// `["07:00-22:00", …]`: times of day the display never sleeps in.
+    private static func decodeWindows(
+        _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
+    ) -> [DailyWindow]? {
+        guard let (value, file) = decoder.value(name, in: section) else { return nil }
+        let key = section.key(name)
+        guard let items = value.array else {
+            decoder.fail(
+                key, "must be an array of times of day, like [\"07:00-22:00\"], not \(value.describedType)",
+                file: file, line: value.position.line)
+            return nil
+        }
+        var windows: [DailyWindow] = []
+        for (index, item) in items.enumerated() {
+            guard let text = item.string, let window = DailyWindow(text) else {
+                decoder.fail(
+                    key + "[\(index)]",
+                    "must be a time of day \"HH:MM-HH:MM\" (24-hour, local), like \"07:00-22:00\"",
+                    file: file, line: item.position.line)
+                return nil
+            }
+            windows.append(window)
+        }
+        return windows
+    }
+
+    /// `[display]` as `ambience check` prints it; a comment when there is none.
+    static func displayLines(_ settings: DisplaySettings?, path: String) -> [String] {
+        guard let settings else {
+            return ["", "# [display]: none, the display never sleeps with the room"]
+        }
+        return display.block(DisplayValues(settings), path: path)
+    }
+}
+
+/// `[display]` as the file gives it, before the sleep engine's values are validated together.
+struct DisplayValues {
+    var device: BacklightSettings.Device
+    var sleepBelow: Double
+    var wakeAbove: Double
+    var sleepAfter: Double
+    var wakeAfter: Double
+    var awake: [DailyWindow]
+
+    init(_ settings: DisplaySettings) {
+        device = settings.device
+        sleepBelow = settings.sleep.sleepBelow
+        wakeAbove = settings.sleep.wakeAbove
+        sleepAfter = settings.sleep.sleepAfter
+        wakeAfter = settings.sleep.wakeAfter
+        awake = settings.sleep.awake
+    }
+
+    func sleep() throws(ConfigurationError) -> DisplaySleepConfiguration {
+        try DisplaySleepConfiguration(
+            sleepBelow: sleepBelow, wakeAbove: wakeAbove, sleepAfter: sleepAfter, wakeAfter: wakeAfter,
+            awake: awake)
+    }
+}

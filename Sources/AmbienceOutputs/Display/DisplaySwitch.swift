@@ -1,0 +1,18 @@
+import AmbienceCore
+
+/// A display's power, driven from the daemon's loop: asleep or awake through the display's own
+/// interface (a backlight's `bl_power`, a monitor's VCP 0xD6). No call may wait on the device.
+public protocol DisplaySwitch: AnyObject {
+    /// What the log calls it: "ambience-test", "ddc:1 (0x37)".
+    var name: String { get }
+    /// Asks for the display on or off at monotonic time `now`.
+    func set(power: DisplayPower, now: Double)
+    /// What the device says its power is, as last read back; nil before it has said, or while
+    /// it cannot be asked.
+    var power: DisplayPower? { get }
+    /// Called from the daemon's loop; returns when it next needs a call, or nil when nothing is
+    /// pending.
+    func poll(now: Double) -> Double?
+    /// Leaves the display as it is and releases it. Idempotent.
+    func close()
+}

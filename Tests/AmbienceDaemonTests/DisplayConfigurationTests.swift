@@ -1,0 +1,81 @@
+import AmbienceConfig
+import AmbienceCore
+import AmbienceDaemon
+import AmbienceOutputs
+import AmbienceSystem
+import AmbienceTestSupport
+import Testing
+
+@Suite struct DisplayConfigurationTests {
+    static let file = Fixture.path
+
+    @Test func offUnlessTheTableIsThere() throws {
+        #expect(try Fixture.load(Fixture.minimal()).display == nil)
+        let empty = try Fixture.load(Fixture.minimal("[display]\n"))
+        #expect(empty.display == DisplaySettings())
+        #expect(empty.displayDevice == .auto)
+    }
+
+    @Test func autoIsTheBacklightsDevice() throws {
+        let both = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'ddc:2'\n[display]\n"))
+        #expect(both.displayDevice == .ddc(.number(2)))
+        let own = try Fixture.load(
+            Fixture.minimal("[backlight]\ndevice = 'ddc:2'\n[display]\ndevice = 'rpi_backlight'\n"))
+        #expect(own.displayDevice == .sysfs("rpi_backlight"))
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let configuration = try Fixture.load(
+            Fixture.minimal(
+                """
+                [display]
+                device = "10-0045"
+                sleep_below = 2
+                wake_above = 20
+                sleep_after = 15
+                wake_after = 4
+                awake = ["07:00-22:00", "23:30-00:30"]
+
+                """))
+        let display = try #require(configuration.display)
+        #expect(display.device == .sysfs("10-0045"))
+        #expect(display.sleep.sleepBelow == 2 && display.sleep.wakeAbove == 20)
+        #expect(display.sleep.sleepAfter == 15 * 60 && display.sleep.wakeAfter == 4)
+        #expect(display.sleep.awake.map { $0.description } == ["07:00-22:00", "23:30-00:30"])
+    }
+
+    @Test(arguments: [
+        ("sleep_below = 0", "4: display.sleep_below: must be more than 0 lux, not 0.0"),
+        ("sleep_below = 20", "3: display.wake_above: must be more than sleep_below (20.0 lux)"),
+        ("wake_above = 3", "4: display.wake_above: must be more than sleep_below (3.0 lux)"),
+        ("sleep_after = 0.5", "4: display.sleep_after: must be 1 to 1440 minutes of darkness, not 0.5"),
+        ("wake_after = 601", "4: display.wake_after: must be 0 to 600 seconds, not 601.0"),
+        ("awake = '07:00-22:00'", "4: display.awake: must be an array of times of day"),
+        ("awake = ['7-22']", "4: display.awake[0]: must be a time of day \"HH:MM-HH:MM\""),
+        ("device = 'ddc:'", "4: display.device: \"ddc:\" is not a backlight"),
+        ("sleep = 3", "4: display.sleep: unknown key"),
+    ])
+    func refusalsArePlaced(line: String, expected: String) {
+        let errors = Fixture.errors(Fixture.minimal("[display]\n" + line + "\n"))
+        #expect(errors.count == 1)
+        #expect(errors.first?.hasPrefix("\(Self.file):\(expected)") == true, "\(errors)")
+    }
+
+    @Test func theTableReadsBackAsCheckPrintsIt() throws {
+        let configuration = try Fixture.load(
+            Fixture.minimal("[display]\nsleep_below = 1.5\nsleep_after = 30\nawake = ['08:00-18:00']\n"))
+        #expect(
+            configuration.tomlText.contains(
+                "\n[display]\ndevice = \"auto\"\nsleep_below = 1.5\nwake_above = 10\nsleep_after = 30\n"
+                    + "wake_after = 2\nawake = [\"08:00-18:00\"]\n"))
+        #expect(try Fixture.load(configuration.tomlText) == configuration)
+    }
+
+    @Test func aNewDisplayDeviceIsANewPartAndNewTimesAreNot() throws {
+        let before = try Fixture.load(Fixture.minimal("[display]\n"))
+        let later = try Fixture.load(Fixture.minimal("[display]\nsleep_after = 20\n"))
+        let other = try Fixture.load(Fixture.minimal("[display]\ndevice = 'rpi_backlight'\n"))
+        #expect(DaemonPart.changed(from: before, to: later).isEmpty)
+        #expect(DaemonPart.changed(from: before, to: other) == [.display])
+    }
+}
