@@ -15,6 +15,9 @@ public enum DDCCI {
     public static let edidAddress: UInt8 = 0x50
     /// VCP feature 0x10: the luminance (backlight) control.
     public static let brightness: UInt8 = 0x10
+    /// VCP feature 0xD6: the power mode. 1 on; 2 standby, 3 suspend, 4 off; 5 off as the power
+    /// button does it (write only).
+    public static let powerMode: UInt8 = 0xD6
 
     /// The standard's delays, in seconds. After a Get VCP Feature request the monitor needs 40 ms
     /// before its reply may be read.

@@ -51,12 +51,11 @@ public enum Assembly {
                 configuration, parts: wanted, renderTime: EventTime.wallClock(monotonic: clock),
                 logger: logger,
                 into: &built)
-            if wanted.contains(.backlight), let settings = configuration.backlight {
-                built.backlight = try backlight(settings, log: { logger.log(.warning, $0) })
-            }
-            if wanted.contains(.display), let device = configuration.displayDevice {
-                built.display = try display(device, log: { logger.log(.warning, $0) })
-            }
+            let controls = try displayControls(
+                configuration, parts: wanted, log: { logger.log(.warning, $0) })
+            built.backlight = controls.backlight
+            built.display = controls.display
+
             return built
         } catch {
             built.close(wanted)
@@ -82,36 +81,63 @@ public enum Assembly {
                 throw error.renamingKey { "backlight." + $0 }
             }
         case .ddc(let selector):
-            // A bus that is not there at start is an error, as the sensor's is; one that goes
-            // away later is the monitor's fault to log and retry.
+            return try ddcMonitor(selector, openDDC: openDDC, log: log)
+        }
+    }
+
+    /// The display's brightness control and power switch, as far as `wanted` names them: one
+    /// monitor for both when they are the same DDC/CI monitor (`sharedMonitor`), so its messages
+    /// keep the standard's pace; else each its own.
+    package static func displayControls(
+        _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>,
+        classDirectory: String = SysfsBacklight.classDirectory,
+        openDDC: @escaping ReopeningI2CBus.Open = { selector throws(I2CError) in
+            try LinuxI2CBus.open(selector)
+        },
+        log: @escaping OutputLog
+    ) throws(OutputError) -> (backlight: (any Backlight)?, display: (any DisplaySwitch)?) {
+        if let selector = configuration.sharedMonitor {
+            guard wanted.contains(.backlight) || wanted.contains(.display) else { return (nil, nil) }
+            let monitor = try ddcMonitor(selector, openDDC: openDDC, log: log)
+            return (wanted.contains(.backlight) ? monitor : nil, wanted.contains(.display) ? monitor : nil)
+        }
+        var backlight: (any Backlight)?
+        if wanted.contains(.backlight), let settings = configuration.backlight {
+            backlight = try Self.backlight(
+                settings, classDirectory: classDirectory, openDDC: openDDC, log: log)
+        }
+        guard wanted.contains(.display), let device = configuration.displayDevice else {
+            return (backlight, nil)
+        }
+        switch device {
+        case .auto, .sysfs:
             do {
-                return try DDCMonitor(selector, log: log, open: openDDC)
+                let display = try SysfsDisplayPower(
+                    device: device.description, classDirectory: classDirectory, log: log)
+                return (backlight, display)
             } catch {
-                throw .bus(error)
+                backlight?.close()
+                throw error.renamingKey { "display." + $0 }
+            }
+        case .ddc(let selector):
+            do {
+                return (backlight, try ddcMonitor(selector, openDDC: openDDC, log: log))
+            } catch {
+                backlight?.close()
+                throw error
             }
         }
     }
 
-    /// The display that sleeps with the room (`DaemonConfiguration.displayDevice`).
-    /// `classDirectory` is /sys/class/backlight but in tests.
-    package static func display(
-        _ device: BacklightSettings.Device, classDirectory: String = SysfsBacklight.classDirectory,
-        log: @escaping OutputLog
-    ) throws(OutputError) -> any DisplaySwitch {
-        switch device {
-        case .auto, .sysfs:
-            do {
-                return try SysfsDisplayPower(
-                    device: device.description, classDirectory: classDirectory, log: log)
-            } catch {
-                throw error.renamingKey { "display." + $0 }
-            }
-        case .ddc:
-            throw .configuration(
-                ConfigurationError(
-                    key: "display.device",
-                    message: "\"\(device)\": a monitor's sleep through DDC/CI is not built yet;"
-                        + " use a backlight class device"))
+    /// A monitor on its bus: a bus that is not there at start is an error, as the sensor's is;
+    /// one that goes away later is the monitor's fault to log and retry.
+    private static func ddcMonitor(
+        _ selector: I2CBusSelector, openDDC: @escaping ReopeningI2CBus.Open, log: @escaping OutputLog
+    ) throws(OutputError) -> DDCMonitor {
+        do {
+            return try DDCMonitor(selector, log: log, open: openDDC)
+        } catch {
+            throw .bus(error)
         }
     }
 

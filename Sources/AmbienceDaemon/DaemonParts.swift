@@ -17,6 +17,12 @@ public enum DaemonPart: CaseIterable, Hashable, Sendable {
         // Only another device is another part: new curves or timing go to the brightness engine.
         if old.backlight?.device != new.backlight?.device { parts.insert(.backlight) }
         if old.displayDevice != new.displayDevice { parts.insert(.display) }
+        // One monitor for both: neither is rebuilt without the other.
+        if !parts.isDisjoint(with: [.backlight, .display]),
+            old.sharedMonitor != nil || new.sharedMonitor != nil
+        {
+            parts.formUnion([.backlight, .display])
+        }
         if old.controlPipe != new.controlPipe || old.controlMode != new.controlMode
             || old.controlGroup != new.controlGroup
         {

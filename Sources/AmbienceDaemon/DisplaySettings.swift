@@ -1,5 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
+import AmbienceSensors
 import TOML
 
 /// `[display]` (docs/display-sleep.md): which display sleeps with the room, and when. Off unless
@@ -21,6 +22,13 @@ extension DaemonConfiguration {
         guard let display else { return nil }
         if display.device == .auto, let backlight { return backlight.device }
         return display.device
+    }
+
+    /// The DDC/CI monitor's bus when `[backlight]` and `[display]` are the same monitor: one
+    /// driver then does both, so their messages keep the standard's pace.
+    public var sharedMonitor: I2CBusSelector? {
+        guard case .ddc(let selector)? = displayDevice, backlight?.device == displayDevice else { return nil }
+        return selector
     }
 
     /// Where the file keeps each of the display sleep engine's values.

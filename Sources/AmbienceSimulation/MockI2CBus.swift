@@ -10,6 +10,13 @@ public protocol I2CDeviceEmulator: AnyObject {
     func transmit(count: Int, at time: Double) -> [UInt8]
     /// Power returns after a loss: every register back to its power-on default.
     func powerOnReset(at time: Double)
+    /// Whether the chip acknowledges its address now; one that does not fails every transfer as
+    /// an absent chip does (a monitor that goes deaf when off).
+    var acknowledges: Bool { get }
+}
+
+extension I2CDeviceEmulator {
+    public var acknowledges: Bool { true }
 }
 
 /// A failure the mock bus can be told to produce, with the errno a real adapter gives.
@@ -112,7 +119,7 @@ public final class MockI2CBus: I2CBus {
             throw error(fault, address)
         }
         if let fault = lastingFaults[address] { throw error(fault, address) }
-        guard let device = devices[address], !unpluggedAddresses.contains(address) else {
+        guard let device = devices[address], !unpluggedAddresses.contains(address), device.acknowledges else {
             throw I2CError(.notAcknowledged, bus: name, address: address, errno: .noSuchAddressOrDevice)
         }
         return device

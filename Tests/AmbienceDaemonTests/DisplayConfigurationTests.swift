@@ -2,6 +2,8 @@ import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
 import AmbienceOutputs
+import AmbienceSensors
+import AmbienceSimulation
 import AmbienceSystem
 import AmbienceTestSupport
 import Testing
@@ -77,5 +79,43 @@ import Testing
         let other = try Fixture.load(Fixture.minimal("[display]\ndevice = 'rpi_backlight'\n"))
         #expect(DaemonPart.changed(from: before, to: later).isEmpty)
         #expect(DaemonPart.changed(from: before, to: other) == [.display])
+    }
+}
+
+/// What the assembly makes of `[display]` beside `[backlight]`.
+struct DisplayAssemblyTests {
+    let sysfs = TemporaryDirectory()
+    let clock = ManualClock(now: 0)
+
+    @Test func oneMonitorDoesBothWhenBothNameIt() throws {
+        let configuration = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'ddc:1'\n[display]\n"))
+        #expect(configuration.sharedMonitor == .number(1))
+        var opened = 0
+        let controls = try Assembly.displayControls(
+            configuration, parts: [.backlight, .display], classDirectory: sysfs.path,
+            openDDC: { _ throws(I2CError) in
+                opened += 1
+                return MockI2CBus(clock: clock)
+            }, log: { _ in })
+        let backlight = try #require(controls.backlight)
+        let display = try #require(controls.display)
+        #expect(backlight === display)
+        #expect(opened == 1)
+        // A reload that changes one rebuilds both.
+        let moved = try Fixture.load(
+            Fixture.minimal("[backlight]\ndevice = 'ddc:1'\n[display]\ndevice = 'ddc:2'\n"))
+        #expect(DaemonPart.changed(from: configuration, to: moved) == [.backlight, .display])
+        #expect(moved.sharedMonitor == nil)
+    }
+
+    @Test func aBacklightClassDeviceWithoutBlPowerIsPlacedAtTheTable() throws {
+        try FileSystem.makeDirectory(sysfs.file("panel"), mode: 0o755)
+        let configuration = try Fixture.load(Fixture.minimal("[display]\ndevice = 'nothing-here'\n"))
+        #expect {
+            try Assembly.displayControls(
+                configuration, parts: [.display], classDirectory: sysfs.path, log: { _ in })
+        } throws: { error in
+            (error as? OutputError)?.configurationError?.key == "display.device"
+        }
     }
 }

@@ -1,8 +1,8 @@
 import AmbienceCore
 import AmbienceSensors
 
-/// An HDMI or DisplayPort monitor's brightness (VCP feature 0x10) through DDC/CI at 0x37 on its
-/// display cable's I2C bus.
+/// An HDMI or DisplayPort monitor's brightness (VCP feature 0x10) and power mode (0xD6) through
+/// DDC/CI at 0x37 on its display cable's I2C bus.
 ///
 /// It speaks DDC/CI's few messages itself (`DDCCI` in the core) rather than through Debian's
 /// libddcutil because every libddcutil call that talks to a monitor sleeps out the standard's
@@ -19,16 +19,33 @@ import AmbienceSensors
 ///   at most one a second: wishes in between replace each other, only the latest is sent;
 /// - after every message the bus rests 50 ms before the next.
 ///
+/// The power mode (`DisplaySwitch`, docs/display-sleep.md has why these choices):
+/// - asleep is standby (2), the one mode every monitor with 0xD6 wakes from through DDC/CI (some
+///   stop answering altogether in off, 4); awake is on (1). A power wish goes before anything
+///   else, and while the monitor sleeps no brightness is read or written;
+/// - the mode is read back `powerSettle` after each write and every `powerCheckInterval` after
+///   that; any of 2 to 5 reads as asleep (some monitors read 2 for 4);
+/// - after the first sleep the mode is read a second time: a monitor that the first read woke
+///   (some do) is put to sleep again and not read while it sleeps, its power then being what
+///   was last written.
+///
 /// A failure (no acknowledge: the monitor off or unplugged; a bad checksum; the null message) is
 /// logged once when it begins; the Get is retried once a second, and its first good reply is
 /// logged as the end of the fault, after which the latest wish is sent again (a monitor that was
 /// off may have come back at another brightness).
-public final class DDCMonitor: Backlight {
+public final class DDCMonitor: Backlight, DisplaySwitch {
     /// At most one Set VCP Feature a second: monitors store the value in slow non-volatile memory,
     /// and some stall or drop messages when written faster.
     public static let writeInterval = 1.0
     /// After a failure, the next attempt waits this long, in seconds.
     public static let retryInterval = 1.0
+    /// The power modes written for awake and asleep.
+    static let onMode: UInt16 = 1
+    static let sleepMode: UInt16 = 2
+    /// A monitor's own time to change its power before it is read back.
+    public static let powerSettle = 1.0
+    /// How often the power is read back besides: the state reported stays true within this.
+    public static let powerCheckInterval = 5.0
 
     public let name: String
     /// Dropped by `close()`, which closes a bus only this monitor holds.
@@ -47,6 +64,20 @@ public final class DDCMonitor: Backlight {
     public private(set) var written: UInt16?
     /// The fault in progress, as logged.
     public private(set) var fault: String?
+    /// The power as the monitor last read it back (or as last written, for one that a read
+    /// wakes); nil when unknown.
+    public private(set) var power: DisplayPower?
+    /// The latest power asked for, and the power last written successfully.
+    private var powerWish: DisplayPower?
+    private var powerWritten: DisplayPower?
+    /// When the power is next read back; nil when it is not to be read.
+    private var powerCheckAt: Double?
+    /// Whether reading the power wakes this monitor; nil until its first sleep shows it.
+    public private(set) var readWakes: Bool?
+    /// The next power read is the second after a sleep, which tells whether the first woke it.
+    private var confirmingSleep = false
+    /// The feature of the Get whose reply is awaited.
+    private var pendingGet: UInt8?
 
     /// When the reply to an outstanding Get may be read.
     private var replyDue: Double?
@@ -97,29 +128,39 @@ public final class DDCMonitor: Backlight {
         _ = poll(now: now)
     }
 
+    public func set(power wish: DisplayPower, now: Double) {
+        guard !isClosed else { return }
+        powerWish = wish
+        _ = poll(now: now)
+    }
+
     public func poll(now: Double) -> Double? {
         guard !isClosed else { return nil }
         if let due = replyDue {
             guard now >= due else { return due }
             readReply(now: now)
         }
-        guard let step = nextStep() else { return nil }
-        var allowedAt = max(busFreeAt, retryAt)
-        if case .write = step { allowedAt = max(allowedAt, nextWriteAt) }
+        guard let (step, allowedAt) = nextStep() else { return nil }
         guard now >= allowedAt else { return allowedAt }
         switch step {
         case .readMaximum:
-            sendGetRequest(now: now)
+            sendGetRequest(DDCCI.brightness, now: now)
         case .write(let raw):
             sendSetRequest(raw, now: now)
+        case .writePower(let wish):
+            sendPower(wish, now: now)
+        case .readPower:
+            sendGetRequest(DDCCI.powerMode, now: now)
         }
-        if let replyDue { return replyDue }
-        guard let next = nextStep() else { return nil }
-        if case .write = next { return max(busFreeAt, retryAt, nextWriteAt) }
-        return max(busFreeAt, retryAt)
+        return replyDue ?? nextStep()?.allowedAt
     }
 
+    /// Releases the bus; a monitor asked to wake that has not been told yet is told first, the
+    /// standard's rest notwithstanding: nothing else would wake it.
     public func close() {
+        if !isClosed, powerWish == .on, powerWritten != .on {
+            try? bus?.write(DDCCI.setRequest(DDCCI.powerMode, value: Self.onMode), to: address)
+        }
         isClosed = true
         replyDue = nil
         bus = nil
@@ -130,18 +171,39 @@ public final class DDCMonitor: Backlight {
     private enum Step {
         case readMaximum
         case write(UInt16)
+        case writePower(DisplayPower)
+        case readPower
     }
 
-    private func nextStep() -> Step? {
-        guard let maximum else { return .readMaximum }
-        guard let wish else { return nil }
-        let raw = Self.raw(percent: wish, maximum: maximum)
-        return raw == written ? nil : .write(raw)
+    /// The next transfer and the earliest time it may be made: a power wish first; while the
+    /// monitor sleeps, only its power; else the brightness's step or the power's check,
+    /// whichever is due first.
+    private func nextStep() -> (step: Step, allowedAt: Double)? {
+        let rest = max(busFreeAt, retryAt)
+        if let powerWish, powerWish != powerWritten {
+            return (.writePower(powerWish), max(rest, nextWriteAt))
+        }
+        let check = powerCheckAt.map { (step: Step.readPower, allowedAt: max(rest, $0)) }
+        guard powerWritten != .off else { return check }
+        var brightnessStep: (step: Step, allowedAt: Double)?
+        if let maximum {
+            if let wish, Self.raw(percent: wish, maximum: maximum) != written {
+                brightnessStep = (.write(Self.raw(percent: wish, maximum: maximum)), max(rest, nextWriteAt))
+            }
+        } else {
+            brightnessStep = (.readMaximum, rest)
+        }
+        switch (brightnessStep, check) {
+        case (let brightness?, let check?):
+            return brightness.allowedAt <= check.allowedAt ? brightness : check
+        case (let brightness, let check): return brightness ?? check
+        }
     }
 
-    private func sendGetRequest(now: Double) {
+    private func sendGetRequest(_ code: UInt8, now: Double) {
         do {
-            try bus?.write(DDCCI.getRequest(DDCCI.brightness), to: address)
+            try bus?.write(DDCCI.getRequest(code), to: address)
+            pendingGet = code
             replyDue = now + DDCCI.replyDelay
         } catch {
             failed(Self.describe(error), now: now)
@@ -151,7 +213,8 @@ public final class DDCMonitor: Backlight {
     private func readReply(now: Double) {
         replyDue = nil
         busFreeAt = now + DDCCI.messageDelay
-        guard let bus else { return }
+        guard let bus, let code = pendingGet else { return }
+        pendingGet = nil
         let bytes: [UInt8]
         let value: DDCCI.FeatureValue
         do throws(I2CError) {
@@ -160,9 +223,12 @@ public final class DDCMonitor: Backlight {
             return failed(Self.describe(error), now: now)
         }
         do throws(DDCCI.ReplyError) {
-            value = try DDCCI.decodeGetReply(bytes, code: DDCCI.brightness)
+            value = try DDCCI.decodeGetReply(bytes, code: code)
         } catch {
-            return failed("Get VCP 0x10: \(error)", now: now)
+            return failed("Get VCP 0x\(code == DDCCI.powerMode ? "D6" : "10"): \(error)", now: now)
+        }
+        if code == DDCCI.powerMode {
+            return readPower(value.current, now: now)
         }
         guard value.maximum > 0 else {
             return failed("the monitor reports a maximum brightness of 0", now: now)
@@ -171,6 +237,60 @@ public final class DDCMonitor: Backlight {
         lastReading = value
         if let fault {
             log("\(name): recovered after '\(fault)'; brightness \(value.current) of \(value.maximum)")
+            self.fault = nil
+        }
+    }
+
+    private func sendPower(_ wish: DisplayPower, now: Double) {
+        do {
+            try bus?.write(
+                DDCCI.setRequest(DDCCI.powerMode, value: wish == .on ? Self.onMode : Self.sleepMode),
+                to: address)
+        } catch {
+            return failed(Self.describe(error), now: now)
+        }
+        powerWritten = wish
+        busFreeAt = now + DDCCI.messageDelay
+        nextWriteAt = now + Self.writeInterval
+        confirmingSleep = false
+        if wish == .off, readWakes == true {
+            // Not read while it sleeps: it is what was written.
+            power = .off
+            powerCheckAt = nil
+        } else {
+            power = nil
+            powerCheckAt = now + Self.powerSettle
+        }
+    }
+
+    /// A power mode read back: 1 is on, 2 to 5 asleep in one degree or another.
+    private func readPower(_ mode: UInt16, now: Double) {
+        guard (1...5).contains(mode) else {
+            return failed("Get VCP 0xD6: \(mode) is not a power mode", now: now)
+        }
+        let reading: DisplayPower = mode == Self.onMode ? .on : .off
+        if confirmingSleep {
+            confirmingSleep = false
+            readWakes = reading == .on && powerWritten == .off
+            if readWakes == true {
+                log(
+                    "\(name): reading its power wakes this monitor: it is put back to sleep and not read while it sleeps"
+                )
+                powerWritten = nil  // the sleep is written again
+                power = nil
+                powerCheckAt = nil
+                return
+            }
+        }
+        power = reading
+        if reading == .off, powerWritten == .off, readWakes == nil {
+            confirmingSleep = true
+            powerCheckAt = now + Self.powerSettle
+        } else {
+            powerCheckAt = now + Self.powerCheckInterval
+        }
+        if let fault {
+            log("\(name): recovered after '\(fault)'; power \(reading.rawValue)")
             self.fault = nil
         }
     }
@@ -200,6 +320,11 @@ public final class DDCMonitor: Backlight {
         fault = message
         maximum = nil
         written = nil
+        power = nil
+        powerWritten = nil
+        confirmingSleep = false
+        if powerCheckAt != nil || powerWish != nil { powerCheckAt = now + Self.retryInterval }
+        pendingGet = nil
         replyDue = nil
         busFreeAt = now + DDCCI.messageDelay
         retryAt = now + Self.retryInterval

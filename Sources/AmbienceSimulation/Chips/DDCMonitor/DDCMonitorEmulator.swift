@@ -1,11 +1,15 @@
 import AmbienceCore
 import AmbienceSensors
 
-/// A monitor's DDC/CI at 0x37, as the DDC/CI standard describes it, for VCP feature 0x10.
+/// A monitor's DDC/CI at 0x37, as the DDC/CI standard describes it, for VCP features 0x10 (the
+/// brightness) and 0xD6 (the power mode).
 ///
 /// - A write transfer is a host message (source 0x51, length, payload, checksum). Get VCP
 ///   Feature makes a reply ready 40 ms later; Set VCP Feature 0x10 sets the brightness (values
-///   above the maximum are clamped, as monitors do). Other features answer "unsupported".
+///   above the maximum are clamped, as monitors do), 0xD6 the power mode. Other features answer
+///   "unsupported".
+/// - Monitors differ in their power modes, as `PowerQuirk` lists; the rig's test module
+///   emulates the same three.
 /// - A read transfer returns the reply ready, once; with none, the null message.
 /// - Timing the standard asks of the host is checked, not enforced: a reply read sooner than
 ///   40 ms after its request, or a message sooner than 50 ms after the last Set or reply read,
@@ -24,6 +28,27 @@ public final class DDCMonitorEmulator: I2CDeviceEmulator {
     /// Every Set VCP Feature 0x10 heard: when, and the value.
     public private(set) var setRequests: [(time: Double, value: UInt16)] = []
     public private(set) var getRequestCount = 0
+    /// VCP 0xD6 as the monitor is: 1 on, 2 standby, 3 suspend, 4 or 5 off. Setting it is the
+    /// monitor's own power button.
+    public var powerMode: UInt16 = 1
+    public var powerQuirk = PowerQuirk.honest
+    /// Every Set VCP Feature 0xD6 heard: when, and the value.
+    public private(set) var powerSets: [(time: Double, value: UInt16)] = []
+
+    /// The ways monitors differ in their power modes.
+    public enum PowerQuirk: Sendable {
+        /// Sets and reads back every mode as the standard says.
+        case honest
+        /// Off (4 or 5), it answers nothing at 0x37 until its button wakes it; from standby (2) a
+        /// Set of 1 wakes it.
+        case deafWhenOff
+        /// Off (4 or 5), it reads back standby (2).
+        case readsStandbyForOff
+        /// Any Get VCP while it sleeps wakes it (the reply still has the mode before).
+        case readWakes
+    }
+
+    public var acknowledges: Bool { !(powerQuirk == .deafWhenOff && powerMode >= 4) }
 
     private var reply: (bytes: [UInt8], readyAt: Double)?
     /// When the last Set or reply read ended: the next message waits 50 ms from it.
@@ -45,11 +70,21 @@ public final class DDCMonitorEmulator: I2CDeviceEmulator {
         switch DDCCI.decodeRequest(bytes) {
         case .get(let code)?:
             getRequestCount += 1
-            let value = DDCCI.FeatureValue(code: code, maximum: maximum, current: brightness)
-            let bytes = DDCCI.getReply(value, result: code == DDCCI.brightness ? 0x00 : 0x01)
-            reply = (bytes, time + DDCCI.replyDelay)
+            let value =
+                code == DDCCI.powerMode
+                ? DDCCI.FeatureValue(
+                    code: code, maximum: 5,
+                    current: powerQuirk == .readsStandbyForOff && powerMode >= 4 ? 2 : powerMode)
+                : DDCCI.FeatureValue(code: code, maximum: maximum, current: brightness)
+            let supported = code == DDCCI.brightness || code == DDCCI.powerMode
+            reply = (DDCCI.getReply(value, result: supported ? 0x00 : 0x01), time + DDCCI.replyDelay)
+            if powerQuirk == .readWakes, powerMode != 1 { powerMode = 1 }
         case .set(let code, let value)?:
             lastMessageAt = time
+            if code == DDCCI.powerMode, (1...5).contains(value) {
+                powerSets.append((time, value))
+                powerMode = value
+            }
             guard code == DDCCI.brightness else { return }
             setRequests.append((time, value))
             brightness = min(value, maximum)
