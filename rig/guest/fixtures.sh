@@ -227,8 +227,17 @@ ddc_replug() { test_adapter_knob ddc_present 1; }
 # The monitor's brightness (VCP 0x10, 0 to 100) as last set, and the Set messages it took.
 ddc_brightness() { test_adapter_knob ddc_brightness; }
 ddc_sets() { test_adapter_knob ddc_sets; }
-# The backlight class device's brightness as its driver last applied it (0 to 255).
+# Its power mode (VCP 0xD6: 1 on, 2 standby, 3 suspend, 4 off, 5 off by the button) and the
+# Set messages for it taken; given a mode, the power button is pressed to get there.
+ddc_power() { test_adapter_knob ddc_power "$@"; }  # ddc_power [MODE]
+ddc_power_sets() { test_adapter_knob ddc_power_sets; }
+# How it handles its power mode: 0 honest, 1 deaf at 0x37 while off (4, 5), 2 reads standby
+# (2) for off, 3 woken (1) by any Get VCP.
+ddc_power_quirk() { test_adapter_knob ddc_power_quirk "$@"; }  # ddc_power_quirk [QUIRK]
+# The backlight class device's brightness as its driver last applied it (0 to 255), and its
+# power (bl_power: 0 on, 4 powered down).
 test_backlight_applied() { test_adapter_knob backlight_brightness; }
+test_backlight_power() { test_adapter_knob backlight_power; }
 
 # ---- gpio-sim ----
 

@@ -2,6 +2,10 @@
 # The displays the test module brings: its backlight class device takes writes through sysfs,
 # and its DDC/CI monitor on the test adapter (0x37, EDID at 0x50) is one that Debian's ddcutil
 # and `ambience probe` both find and agree about; unplugged it is gone for both, replugged back.
+# Both sleep through their own interfaces: the backlight's bl_power reaches its driver, and
+# the monitor's power mode (VCP 0xD6) is set and read by ddcutil, honestly and in the three
+# ways real monitors get it wrong (the module's ddc_power_quirk); each check leaves the monitor
+# honest and on.
 
 the_backlight_class_device_takes_writes() {
     [ -d "$TEST_BACKLIGHT" ] || { echo "no $TEST_BACKLIGHT"; ls /sys/class/backlight; return 1; }
@@ -13,6 +17,16 @@ the_backlight_class_device_takes_writes() {
     # Beyond the maximum the backlight class refuses the write.
     if echo 256 >"$TEST_BACKLIGHT/brightness" 2>/dev/null; then fail "the backlight took 256 of 255"; fi
     expect_equal 200 "$(test_backlight_applied)" "after a refused write"
+}
+
+# bl_power (0 on, 4 powered down) is handed to the driver, as the brightness is.
+the_backlight_power_reaches_the_driver() {
+    trap 'echo 0 >"$TEST_BACKLIGHT/bl_power"' EXIT
+    expect_equal 0 "$(cat "$TEST_BACKLIGHT/bl_power")" "bl_power before"
+    echo 4 >"$TEST_BACKLIGHT/bl_power"
+    expect_equal 4 "$(test_backlight_power)" "the power the driver applied for bl_power 4"
+    echo 0 >"$TEST_BACKLIGHT/bl_power"
+    expect_equal 0 "$(test_backlight_power)" "the power the driver applied for bl_power 0"
 }
 
 # udev/99-ambience.rules gives the brightness attribute to `video` with g+w: `udevadm test`
@@ -98,9 +112,107 @@ an_unplugged_monitor_is_gone_and_comes_back() {
     grep -Eq "current value = +55," "$RIG_WORK/out" || { cat "$RIG_WORK/out"; return 1; }
 }
 
+# ---- The monitor's power mode, VCP 0xD6 (1 on, 2 standby, 3 suspend, 4 off, 5 off by button) ----
+
+# The end of every power check (its EXIT trap): the monitor honest again, and on (its button).
+ddc_power_restore() {
+    ddc_power_quirk 0
+    ddc_power 1
+}
+
+# ddcutil's getvcp d6 shows the mode SL as WORDS, e.g. 4 "DPM: Off, DPMS: Off" for
+# "VCP code 0xd6 (Power mode                    ): DPM: Off, DPMS: Off (sl=0x04)".
+ddcutil_shows_power_mode() {  # ddcutil_shows_power_mode SL WORDS
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" getvcp d6
+    grep -Eq "^VCP code 0xd6 \(Power mode +\): $2 \(sl=0x0$1\)$" "$RIG_WORK/out" ||
+        { echo "getvcp d6 does not show '$2 (sl=0x0$1)':"; cat "$RIG_WORK/out"; return 1; }
+}
+
+# An honest monitor: ddcutil's setvcp d6 (which reads the value back by default) puts it to
+# sleep, getvcp d6 reads it so, setvcp d6 1 wakes it; its brightness is untouched meanwhile.
+ddcutil_puts_the_monitor_to_sleep_and_wakes_it() {
+    local sets brightness brightness_sets
+    trap ddc_power_restore EXIT
+    sets=$(ddc_power_sets) brightness=$(ddc_brightness) brightness_sets=$(ddc_sets)
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" setvcp d6 4
+    expect_equal 4 "$(ddc_power)" "the power mode after setvcp d6 4"
+    expect_equal $((sets + 1)) "$(ddc_power_sets)" "Set VCP 0xD6 messages taken"
+    ddcutil_shows_power_mode 4 "DPM: Off, DPMS: Off"
+    echo "# getvcp d6: $(grep "^VCP code 0xd6" "$RIG_WORK/out")"
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" setvcp d6 1
+    expect_equal 1 "$(ddc_power)" "the power mode after setvcp d6 1"
+    ddcutil_shows_power_mode 1 "DPM: On,  DPMS: Off"
+    expect_equal "$brightness" "$(ddc_brightness)" "the brightness"
+    expect_equal "$brightness_sets" "$(ddc_sets)" "Set VCP 0x10 messages taken"
+}
+
+# The sets below pass --noverify: ddcutil reads the value back after a set by default, which
+# fails against a deaf monitor and one that reads standby, and is itself a read for quirk 3.
+
+# Quirk 1, deaf when off: at 4 the monitor does not answer at 0x37 (its EDID at 0x50 still
+# does), so ddcutil can neither read nor wake it; its button can. From standby, DDC/CI wakes it.
+a_monitor_deaf_when_off_wakes_by_its_button_only() {
+    local sets
+    trap ddc_power_restore EXIT
+    ddc_power_quirk 1
+    sets=$(ddc_power_sets)
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" --noverify setvcp d6 4
+    expect_equal 4 "$(ddc_power)" "the power mode after setvcp d6 4"
+    expect_equal $((sets + 1)) "$(ddc_power_sets)" "Set VCP 0xD6 messages taken"
+    if ddcutil --bus "$BH1750_BUS" getvcp d6 >"$RIG_WORK/out" 2>&1; then
+        cat "$RIG_WORK/out"
+        fail "ddcutil read a monitor that is off and deaf"
+    fi
+    if ddcutil --bus "$BH1750_BUS" --noverify setvcp d6 1 >"$RIG_WORK/out" 2>&1; then
+        cat "$RIG_WORK/out"
+        fail "ddcutil's setvcp d6 1 reached a monitor that is off and deaf"
+    fi
+    expect_equal 4 "$(ddc_power)" "the power mode after setvcp d6 1 to the deaf monitor"
+    expect_exit 0 i2ctransfer -y "$BH1750_BUS" w1@0x50 0x00 r8
+    expect_equal "0x00 0xff 0xff 0xff 0xff 0xff 0xff 0x00" "$(cat "$RIG_WORK/out")" "the EDID header, read while off"
+    if i2ctransfer -y "$BH1750_BUS" r3@0x37 >"$RIG_WORK/out" 2>&1; then
+        cat "$RIG_WORK/out"
+        fail "0x37 answered while off"
+    fi
+    ddc_power 1
+    ddcutil_shows_power_mode 1 "DPM: On,  DPMS: Off"
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" --noverify setvcp d6 2
+    expect_equal 2 "$(ddc_power)" "the power mode after setvcp d6 2"
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" --noverify setvcp d6 1
+    expect_equal 1 "$(ddc_power)" "the power mode after setvcp d6 1 from standby"
+}
+
+# Quirk 2: off (4) reads as standby (2).
+a_monitor_reading_standby_for_off() {
+    trap ddc_power_restore EXIT
+    ddc_power_quirk 2
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" --noverify setvcp d6 4
+    expect_equal 4 "$(ddc_power)" "the power mode after setvcp d6 4"
+    ddcutil_shows_power_mode 2 "DPM: Off, DPMS: Standby"
+    expect_equal 4 "$(ddc_power)" "the power mode after getvcp d6"
+}
+
+# Quirk 3: any Get VCP wakes a sleeping monitor, after replying with the mode it had. So
+# ddcutil's own read-back after a set (its default) passes and leaves the monitor on.
+a_monitor_woken_by_a_read() {
+    trap ddc_power_restore EXIT
+    ddc_power_quirk 3
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" --noverify setvcp d6 2
+    expect_equal 2 "$(ddc_power)" "the power mode after setvcp d6 2"
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" getvcp 10
+    expect_equal 1 "$(ddc_power)" "the power mode after one getvcp 10"
+    expect_exit 0 ddcutil --bus "$BH1750_BUS" setvcp d6 2
+    expect_equal 1 "$(ddc_power)" "the power mode after setvcp d6 2 and its read-back"
+}
+
 check "the module's backlight class device exists and takes writes" the_backlight_class_device_takes_writes
+check "the backlight's bl_power reaches its driver (4, then 0)" the_backlight_power_reaches_the_driver
 check "the udev rule gives the brightness attribute to video, g+w" the_udev_rule_gives_video_the_brightness
 check "ddcutil detect finds the test adapter's monitor by its EDID name" ddcutil_detects_the_monitor_by_its_edid
 check "ddcutil getvcp 10 reads what setvcp 10 wrote" ddcutil_reads_what_it_wrote
 check "ambience probe lists the backlight and the DDC/CI monitor, as ddcutil reads it" probe_lists_the_backlight_and_the_monitor
 check "an unplugged monitor is gone for probe and ddcutil, and back when replugged" an_unplugged_monitor_is_gone_and_comes_back
+check "an honest monitor: ddcutil's setvcp d6 4 puts it to sleep, getvcp d6 reads it, d6 1 wakes it" ddcutil_puts_the_monitor_to_sleep_and_wakes_it
+check "a monitor deaf when off (quirk 1): no DDC/CI reaches it at 4, its button wakes it, from standby d6 1 does" a_monitor_deaf_when_off_wakes_by_its_button_only
+check "a monitor reading standby for off (quirk 2): getvcp d6 shows standby after setvcp d6 4" a_monitor_reading_standby_for_off
+check "a monitor woken by a read (quirk 3): one getvcp after setvcp d6 2 leaves it on" a_monitor_woken_by_a_read

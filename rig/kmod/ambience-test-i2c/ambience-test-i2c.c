@@ -35,13 +35,16 @@
  *                    and HIGH LIMIT; IDs 0x5449 (0x7E) and 0x3001 (0x7F). No
  *                    comparator or INT pin.
  *   A monitor at 0x37 DDC/CI: Get and Set VCP Feature 0x10 (brightness,
- *                    maximum 100), other features unsupported; its EDID
- *                    at 0x50 names it "Ambience DDC" (manufacturer AMB,
- *                    product 0x0037). See the section below.
+ *                    maximum 100) and 0xD6 (power mode, 1 on to 5 off,
+ *                    with the quirks of real monitors' power handling),
+ *                    other features unsupported; its EDID at 0x50 names
+ *                    it "Ambience DDC" (manufacturer AMB, product 0x0037).
+ *                    See the section below.
  * (0x29 is a TSL2561 address too: this adapter's TSL2561 is at 0x39 only.)
  *
  * Besides the adapter, a backlight class device, /sys/class/backlight/
- * ambience-test (raw, 0 to 255), as a Touch Display's backlight is.
+ * ambience-test (raw, 0 to 255, and bl_power), as a Touch Display's backlight
+ * is.
  *
  * Knobs, in /sys/module/ambience_test_i2c/parameters/:
  *   CHIP_present                     1 plugged in, 0 unplugged: every transfer
@@ -78,8 +81,37 @@
  *                                    last set; writable, as its buttons are
  *   ddc_maximum (read-only)          its maximum, 100
  *   ddc_sets (read-only)             Set VCP Feature 0x10 messages taken
+ *   ddc_power                        the monitor's power mode (VCP 0xD6): 1
+ *                                    on, 2 standby, 3 suspend, 4 off, 5 off
+ *                                    as by its power button; default 1.
+ *                                    Writable, 1 to 5: writing it is
+ *                                    pressing the monitor's power button
+ *                                    (the one way to wake it under quirk 1)
+ *   ddc_power_sets (read-only)       Set VCP Feature 0xD6 messages taken
+ *                                    (any value; none while it is deaf)
+ *   ddc_power_quirk                  how the monitor handles its power mode,
+ *                                    as real monitors differ (default 0):
+ *                                    0 honest: Set D6 1 to 5 sets ddc_power,
+ *                                      Get D6 reads it back (other values
+ *                                      are counted and ignored);
+ *                                    1 deaf when off: while ddc_power is 4
+ *                                      or 5, every transfer to 0x37 NACKs
+ *                                      (-ENXIO, as an absent device), so no
+ *                                      DDC/CI message wakes it, only the
+ *                                      button; the EDID at 0x50 still
+ *                                      answers (the cable powers it). From
+ *                                      2 or 3, Set D6 1 wakes it;
+ *                                    2 reads standby for off: Get D6 while
+ *                                      ddc_power is 4 or 5 answers 2;
+ *                                    3 a read wakes it: any Get VCP while
+ *                                      ddc_power is 2 to 5 sets it to 1,
+ *                                      after the reply is made (with the
+ *                                      old value)
  *   backlight_brightness (read-only) the backlight's brightness as last
  *                                    applied through its class device
+ *   backlight_power (read-only)      the backlight's power (bl_power) as last
+ *                                    applied: 0 FB_BLANK_UNBLANK (on) to 4
+ *                                    FB_BLANK_POWERDOWN (off)
  *   nr (load time only)              -1 (default): the next free bus number;
  *                                    otherwise this one, so that a reload can
  *                                    bring the bus back under another number,
@@ -894,12 +926,21 @@ static int opt3001_transfer(struct i2c_msg *msg)
  * every byte before it. Get VCP Feature (payload 01 CODE) readies a reply
  * [0x6E, 0x88, 02, result, CODE, type, max hi, max lo, cur hi, cur lo,
  * checksum], its checksum XORing 0x50 and every byte before it; result 01 for
- * any feature but 0x10. Set VCP Feature (03 10 HI LO) sets the brightness,
- * clamped to the maximum. A read with no reply ready, or after a message this
- * monitor does not know, is the null message [0x6E, 0x80, 0xBE]. The
- * standard's delays (40 ms before a reply is read, 50 ms between messages) are
- * the host's to keep; the monitor does not check them. The brightness is kept
- * across unplugging, as monitors store it.
+ * any feature but 0x10 and 0xD6. Set VCP Feature (03 10 HI LO) sets the
+ * brightness, clamped to the maximum. A read with no reply ready, or after a
+ * message this monitor does not know, is the null message [0x6E, 0x80, 0xBE].
+ * The standard's delays (40 ms before a reply is read, 50 ms between messages)
+ * are the host's to keep; the monitor does not check them. The brightness is
+ * kept across unplugging, as monitors store it.
+ *
+ * Power mode, VCP 0xD6 (MCCS, non-continuous): 1 on, 2 standby, 3 suspend,
+ * 4 off, 5 off as the power button turns it off. Set VCP Feature (03 D6 00 v)
+ * takes v from 1 to 5 and ignores others; Get VCP Feature replies type 00,
+ * maximum 5 (MH ML, as MCCS non-continuous features give the number of
+ * values), the mode in SH SL. ddc_power_quirk picks how the monitor handles
+ * it (see the knobs above): honest, deaf at 0x37 while off, reading standby
+ * for off, or woken by any Get VCP. The mode is kept across unplugging, as a
+ * monitor's power state is its own.
  */
 
 #define DDC_ADDR 0x37
@@ -908,6 +949,15 @@ static int opt3001_transfer(struct i2c_msg *msg)
 #define DDC_MONITOR_ADDRESS 0x6e
 #define DDC_REPLY_DESTINATION 0x50
 #define DDC_BRIGHTNESS 0x10
+#define DDC_POWER_MODE 0xd6
+#define DDC_POWER_ON 1
+#define DDC_POWER_STANDBY 2
+#define DDC_POWER_OFF 4
+#define DDC_POWER_MODES 5	/* 5: off as by the power button */
+#define DDC_QUIRK_HONEST 0
+#define DDC_QUIRK_DEAF_WHEN_OFF 1
+#define DDC_QUIRK_READS_STANDBY_FOR_OFF 2
+#define DDC_QUIRK_A_READ_WAKES_IT 3
 #define DDC_REPLY_BYTES 11
 #define EDID_BYTES 128
 
@@ -925,6 +975,57 @@ static int ddc_maximum = 100;
 module_param(ddc_maximum, int, 0444);
 static unsigned int ddc_sets;
 module_param(ddc_sets, uint, 0444);
+static int ddc_power = DDC_POWER_ON;
+static unsigned int ddc_power_sets;
+module_param(ddc_power_sets, uint, 0444);
+static int ddc_power_quirk = DDC_QUIRK_HONEST;
+
+/* An int knob that takes LOW to HIGH only (-EINVAL otherwise), under the lock. */
+static int ddc_set_in_range(const char *val, const struct kernel_param *kp,
+			    int low, int high)
+{
+	int value, err;
+
+	err = kstrtoint(val, 0, &value);
+	if (err)
+		return err;
+	if (value < low || value > high)
+		return -EINVAL;
+	mutex_lock(&chips_lock);
+	*(int *)kp->arg = value;
+	mutex_unlock(&chips_lock);
+	return 0;
+}
+
+/* Writing ddc_power is pressing the monitor's power button. */
+static int ddc_power_set(const char *val, const struct kernel_param *kp)
+{
+	return ddc_set_in_range(val, kp, DDC_POWER_ON, DDC_POWER_MODES);
+}
+
+static int ddc_power_quirk_set(const char *val, const struct kernel_param *kp)
+{
+	return ddc_set_in_range(val, kp, DDC_QUIRK_HONEST,
+				DDC_QUIRK_A_READ_WAKES_IT);
+}
+
+static const struct kernel_param_ops ddc_power_ops = {
+	.set = ddc_power_set,
+	.get = param_get_int,
+};
+
+static const struct kernel_param_ops ddc_power_quirk_ops = {
+	.set = ddc_power_quirk_set,
+	.get = param_get_int,
+};
+module_param_cb(ddc_power, &ddc_power_ops, &ddc_power, 0644);
+module_param_cb(ddc_power_quirk, &ddc_power_quirk_ops, &ddc_power_quirk, 0644);
+
+/* Off (4 or 5), as quirks 1 and 2 tell it from standby and suspend. */
+static bool ddc_power_off(void)
+{
+	return ddc_power >= DDC_POWER_OFF;
+}
 
 static u8 ddc_checksum(u8 seed, const u8 *bytes, unsigned int length)
 {
@@ -978,12 +1079,21 @@ static void ddc_get_reply(u8 code)
 {
 	u16 maximum = clamp(ddc_maximum, 0, 0xffff);
 	u16 value = clamp(ddc_brightness, 0, 0xffff);
+	bool supported = code == DDC_BRIGHTNESS;
 	u8 *r = ddc.reply;
 
+	if (code == DDC_POWER_MODE) {
+		supported = true;
+		maximum = DDC_POWER_MODES;
+		value = ddc_power;
+		if (ddc_power_quirk == DDC_QUIRK_READS_STANDBY_FOR_OFF &&
+		    ddc_power_off())
+			value = DDC_POWER_STANDBY;
+	}
 	r[0] = DDC_MONITOR_ADDRESS;
 	r[1] = 0x88;
 	r[2] = 0x02;
-	r[3] = code == DDC_BRIGHTNESS ? 0x00 : 0x01;
+	r[3] = supported ? 0x00 : 0x01;
 	r[4] = code;
 	r[5] = 0x00;		/* a set parameter, not momentary */
 	r[6] = maximum >> 8;
@@ -992,11 +1102,14 @@ static void ddc_get_reply(u8 code)
 	r[9] = value & 0xff;
 	r[10] = ddc_checksum(DDC_REPLY_DESTINATION, r, 10);
 	ddc.reply_length = DDC_REPLY_BYTES;
+	if (ddc_power_quirk == DDC_QUIRK_A_READ_WAKES_IT &&
+	    ddc_power != DDC_POWER_ON)
+		ddc_power = DDC_POWER_ON;
 }
 
 static void ddc_message(const u8 *m, unsigned int length)
 {
-	unsigned int n;
+	unsigned int n, value;
 
 	ddc.reply_length = 0;
 	if (length < 3 || m[0] != DDC_HOST_SOURCE || !(m[1] & 0x80))
@@ -1010,6 +1123,11 @@ static void ddc_message(const u8 *m, unsigned int length)
 	} else if (n == 4 && m[2] == 0x03 && m[3] == DDC_BRIGHTNESS) {
 		ddc_brightness = min(m[4] << 8 | m[5], ddc_maximum);
 		ddc_sets++;
+	} else if (n == 4 && m[2] == 0x03 && m[3] == DDC_POWER_MODE) {
+		value = m[4] << 8 | m[5];
+		if (value >= DDC_POWER_ON && value <= DDC_POWER_MODES)
+			ddc_power = value;
+		ddc_power_sets++;
 	}
 }
 
@@ -1020,6 +1138,9 @@ static int ddc_transfer(struct i2c_msg *msg)
 	unsigned int length = ddc.reply_length ? ddc.reply_length : sizeof(null_message);
 	int i;
 
+	/* Quirk 1, off: 0x37 NACKs as if absent; the EDID at 0x50 still answers. */
+	if (ddc_power_quirk == DDC_QUIRK_DEAF_WHEN_OFF && ddc_power_off())
+		return -ENXIO;
 	if (msg->flags & I2C_M_RD) {
 		for (i = 0; i < msg->len; i++)
 			msg->buf[i] = i < length ? source[i] : 0;
@@ -1050,7 +1171,10 @@ static int edid_transfer(struct i2c_msg *msg)
  *
  * /sys/class/backlight/ambience-test (BACKLIGHT_RAW, 0 to 255): what a
  * Raspberry Pi Touch Display's rpi_backlight is to a driver. The brightness
- * last applied is also the read-only knob backlight_brightness.
+ * last applied is also the read-only knob backlight_brightness, and the power
+ * (bl_power: 0 FB_BLANK_UNBLANK to 4 FB_BLANK_POWERDOWN) backlight_power. The
+ * brightness is recorded as set, whatever the power (the knobs are what the
+ * class handed the driver).
  */
 
 #define BACKLIGHT_NAME "ambience-test"
@@ -1059,10 +1183,13 @@ static int edid_transfer(struct i2c_msg *msg)
 static struct backlight_device *backlight;
 static int backlight_brightness = 128;
 module_param(backlight_brightness, int, 0444);
+static int backlight_power;	/* FB_BLANK_UNBLANK, as registered */
+module_param(backlight_power, int, 0444);
 
 static int backlight_update(struct backlight_device *device)
 {
 	backlight_brightness = device->props.brightness;
+	backlight_power = device->props.power;
 	return 0;
 }
 
