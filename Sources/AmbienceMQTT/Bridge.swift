@@ -39,8 +39,9 @@ public enum BridgeAction: Equatable, Sendable {
 /// its own status topic last, and the retained `online` it published there a moment before says
 /// that every stale document has arrived.
 ///
-/// The brightness entities are announced only for a kiosk with a backlight, which the daemon's
-/// lines tell (`brightness` is null without `[backlight]`): the announcement waits for the first
+/// The brightness entities are announced only for a kiosk with a backlight, the display's only
+/// for one with a `[display]`, which the daemon's lines tell (`brightness` is null without
+/// `[backlight]`, `display` absent without `[display]`): the announcement waits for the first
 /// line (the daemon writes one within a second of the pipe's opening), at most another
 /// `staleCheckTimeout`, and is made again when a restarted daemon says otherwise.
 public final class Bridge {
@@ -86,10 +87,19 @@ public final class Bridge {
     private var announced = false
     /// The daemon's pipe has a writer: what `status` says is current, worth publishing again.
     private var daemonWriting = false
-    /// Whether the kiosk has a backlight, as the daemon's last line said; nil before its first.
-    private var backlight: Bool?
-    /// What this connection's announcement said of the backlight.
-    private var announcedBacklight = false
+    /// What the kiosk has, as the daemon's last line said; nil before its first.
+    private var features: Features?
+    /// What this connection's announcement said the kiosk has.
+    private var announcedFeatures = Features.none
+
+    /// The outputs that bring entities of their own.
+    struct Features: Equatable {
+        var backlight: Bool
+        var display: Bool
+
+        static let none = Features(backlight: false, display: false)
+        static let all = Features(backlight: true, display: true)
+    }
     /// The look for stale documents is over, the daemon not heard from yet: the announcement
     /// waits for its first line, at most until this time.
     private var daemonWaitEnds: Double?
@@ -148,24 +158,25 @@ public final class Bridge {
     public func eventLine(_ line: String, now: Double) -> [BridgeAction] {
         guard status.consume(line, now: now) else { return [] }
         daemonWriting = true
-        backlight = status.brightness != nil
+        features = Features(backlight: status.brightness != nil, display: status.display != nil)
         guard isConnected else { return [] }
         var actions = [publishState(now: now)]
         if daemonWaitEnds != nil {
             daemonWaitEnds = nil
             actions += announce()
-        } else if announced, backlight != announcedBacklight {
-            // A daemon restarted with or without `[backlight]`: its entities come or go.
+        } else if announced, features != announcedFeatures {
+            // A daemon restarted with or without `[backlight]` or `[display]`: entities come or go.
             actions += announce()
         }
         return actions
     }
 
-    /// The topics commands arrive on: the theme's and the backlight's, this kiosk's and the fleet's.
+    /// The topics commands arrive on: the theme's, the backlight's and the display's, this
+    /// kiosk's and the fleet's.
     private var commandTopics: [String] {
         [
             topics.overrideCommand, topics.groupOverrideCommand, topics.brightnessCommand,
-            topics.groupBrightnessCommand,
+            topics.groupBrightnessCommand, topics.displayCommand, topics.groupDisplayCommand,
         ]
     }
 
@@ -173,6 +184,7 @@ public final class Bridge {
         switch topic {
         case topics.overrideCommand, topics.groupOverrideCommand: .theme
         case topics.brightnessCommand, topics.groupBrightnessCommand: .brightness
+        case topics.displayCommand, topics.groupDisplayCommand: .display
         default: nil
         }
     }
@@ -236,7 +248,7 @@ public final class Bridge {
                 actions.append(
                     .note(
                         "no line from the daemon within \(Int(settings.staleCheckTimeout)) s: announcing"
-                            + " without the brightness entities until it says it has a backlight"))
+                            + " without the brightness and display entities until it says it has them"))
             }
             actions += announce()
         }
@@ -266,25 +278,29 @@ public final class Bridge {
 
     /// The discovery topics of this kiosk that the current setting leaves unused: the other
     /// style's, or all of them with discovery off (never the fleet's, which other kiosks announce).
-    /// With the backlight not known yet, the brightness entities' own topics are not stale.
+    /// With the features not known yet, the brightness and display entities' own topics are not
+    /// stale.
     public var staleDiscoveryTopics: [String] {
         let all = Discovery(topics: topics, name: "").allTopics
-        let current = Set(documents(backlight: backlight ?? true).map { $0.topic })
+        let current = Set(documents(features ?? .all).map { $0.topic })
         return all.filter { !current.contains($0) }
     }
 
     /// The documents of the current setting; none with discovery off.
-    private func documents(backlight: Bool) -> [(topic: String, payload: String)] {
+    private func documents(_ features: Features) -> [(topic: String, payload: String)] {
         guard let discovery = settings.discovery else { return [] }
         // The fleet's entities only with device-based discovery (Home Assistant 2024.11 on).
         return settings.perEntityDiscovery
-            ? discovery.entityDocuments(backlight: backlight)
-            : [discovery.deviceDocument(backlight: backlight), discovery.groupDocument]
+            ? discovery.entityDocuments(backlight: features.backlight, display: features.display)
+            : [
+                discovery.deviceDocument(backlight: features.backlight, display: features.display),
+                discovery.groupDocument,
+            ]
     }
 
     private func endStaleCheck(now: Double) -> [BridgeAction] {
         staleCheckEnds = nil
-        guard backlight != nil else {
+        guard features != nil else {
             daemonWaitEnds = now + settings.staleCheckTimeout
             return []
         }
@@ -292,16 +308,16 @@ public final class Bridge {
         return announce()
     }
 
-    /// The announcement, after which a change of the backlight announces again. Per entity,
-    /// the brightness documents announced before and no longer wanted are emptied (a device's
-    /// new document itself removes the components it leaves out).
+    /// The announcement, after which a change of the features announces again. Per entity, the
+    /// documents announced before and no longer wanted are emptied (a device's new document
+    /// itself removes the components it leaves out).
     private func announce() -> [BridgeAction] {
-        let wanted = Set(documents(backlight: backlight ?? false).map { $0.topic })
+        let wanted = Set(documents(features ?? .none).map { $0.topic })
         let dropped =
             announced
-            ? documents(backlight: announcedBacklight).map { $0.topic }.filter { !wanted.contains($0) } : []
+            ? documents(announcedFeatures).map { $0.topic }.filter { !wanted.contains($0) } : []
         announced = true
-        announcedBacklight = backlight ?? false
+        announcedFeatures = features ?? .none
         return dropped.map { .publish(Publication(topic: $0, payload: "", retain: true)) } + announcement()
     }
 
@@ -327,7 +343,7 @@ public final class Bridge {
     /// The current setting's discovery documents (none with discovery off: stale ones are
     /// removed as they are found).
     private func announcement() -> [BridgeAction] {
-        documents(backlight: backlight ?? false).map {
+        documents(features ?? .none).map {
             .publish(Publication(topic: $0.topic, payload: $0.payload, retain: true))
         }
     }

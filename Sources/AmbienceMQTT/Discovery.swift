@@ -80,9 +80,36 @@ public struct Discovery: Sendable {
         ]
     }
 
+    /// The display's switch: its state the device's own word in the state payload (never
+    /// assumed: no optimistic mode), `on` and `off` holding it until `auto`.
+    static func displaySwitch(uniqueID: String, name: String, commandTopic: String) -> [(String, JSONValue)] {
+        [
+            ("unique_id", .string(uniqueID)), ("name", .string(name)),
+            ("command_topic", .string(commandTopic)),
+            ("payload_on", .string("on")), ("payload_off", .string("off")), ("state_on", .string("on")),
+            ("state_off", .string("off")), ("value_template", .string("{{ value_json.display }}")),
+            ("icon", .string("mdi:monitor")),
+        ]
+    }
+
+    /// A button sending one payload to a display topic: `auto` (back to the room), or for the
+    /// fleet, which has no one state to show, `on` and `off`.
+    static func displayButton(
+        uniqueID: String, name: String, commandTopic: String, payload: String, icon: String
+    )
+        -> [(String, JSONValue)]
+    {
+        [
+            ("unique_id", .string(uniqueID)), ("name", .string(name)),
+            ("command_topic", .string(commandTopic)),
+            ("payload_press", .string(payload)), ("icon", .string(icon)),
+        ]
+    }
+
     /// The kiosk's entities; the brightness ones only with `backlight` (its daemon's lines carry
-    /// a percent, not null: a kiosk without a backlight has nothing to show or set).
-    public func components(backlight: Bool) -> [Component] {
+    /// a percent, not null: a kiosk without a backlight has nothing to show or set), the
+    /// display's only with `display` (its lines carry the display's power).
+    public func components(backlight: Bool, display: Bool = false) -> [Component] {
         let id = topics.discoveryObjectID
         let brightness = [
             Component(
@@ -131,7 +158,22 @@ public struct Discovery: Sendable {
                     ("device_class", .string("problem")),
                     ("value_template", .string("{{ 'ON' if value_json.fault else 'OFF' }}")),
                 ]),
-        ] + (backlight ? brightness : [])
+        ] + (backlight ? brightness : []) + (display ? displayComponents : [])
+    }
+
+    private var displayComponents: [Component] {
+        let id = topics.discoveryObjectID
+        return [
+            Component(
+                key: "display", platform: "switch",
+                options: Self.displaySwitch(
+                    uniqueID: "\(id)_display", name: "Display", commandTopic: topics.displayCommand)),
+            Component(
+                key: "display_auto", platform: "button",
+                options: Self.displayButton(
+                    uniqueID: "\(id)_display_auto", name: "Display sleeps with the room",
+                    commandTopic: topics.displayCommand, payload: "auto", icon: "mdi:monitor-shimmer")),
+        ]
     }
 
     private var device: JSONValue {
@@ -157,8 +199,8 @@ public struct Discovery: Sendable {
     }
 
     /// The one device-based document.
-    public func deviceDocument(backlight: Bool) -> (topic: String, payload: String) {
-        let components = components(backlight: backlight).map { component in
+    public func deviceDocument(backlight: Bool, display: Bool = false) -> (topic: String, payload: String) {
+        let components = components(backlight: backlight, display: display).map { component in
             (component.key, JSONValue.object([("p", .string(component.platform))] + component.options))
         }
         let document = JSONValue.object(
@@ -170,8 +212,9 @@ public struct Discovery: Sendable {
     /// brightness number and button on its brightness topic. Home Assistant keeps no state for
     /// them (no state topic: the select and the number are optimistic); each kiosk's own entities
     /// show what took effect. Every bridge publishes the same document, with or without a
-    /// backlight of its own (a daemon without one logs the line and ignores it). Never removed
-    /// by one bridge, since the others share it.
+    /// backlight of its own (a daemon without one logs the line and ignores it). The displays
+    /// have buttons, not a switch: a fleet has no one state a switch could show without lying.
+    /// Never removed by one bridge, since the others share it.
     public var groupDocument: (topic: String, payload: String) {
         let id = topics.groupObjectID
         let select = JSONValue.object([
@@ -191,6 +234,20 @@ public struct Discovery: Sendable {
                 + Self.automaticBrightnessButton(
                     uniqueID: "\(id)_brightness_auto", name: "Automatic brightness on all kiosks",
                     commandTopic: topics.groupBrightnessCommand))
+        let displayButtons = [
+            ("display_on", "Wake all displays", "on", "mdi:monitor"),
+            ("display_off", "Sleep all displays", "off", "mdi:monitor-off"),
+            ("display_auto", "All displays sleep with the room", "auto", "mdi:monitor-shimmer"),
+        ].map { key, name, payload, icon in
+            (
+                key,
+                JSONValue.object(
+                    [("p", .string("button"))]
+                        + Self.displayButton(
+                            uniqueID: "\(id)_\(key)", name: name, commandTopic: topics.groupDisplayCommand,
+                            payload: payload, icon: icon))
+            )
+        }
         let document = JSONValue.object([
             (
                 "dev",
@@ -203,15 +260,18 @@ public struct Discovery: Sendable {
             ("o", origin), ("qos", .number(1)),
             (
                 "cmps",
-                .object([("override", select), ("brightness", brightness), ("brightness_auto", automatic)])
+                .object(
+                    [("override", select), ("brightness", brightness), ("brightness_auto", automatic)]
+                        + displayButtons)
             ),
         ])
         return (topics.groupDiscovery, document.text)
     }
 
     /// One document per entity, for Home Assistant before 2024.11.
-    public func entityDocuments(backlight: Bool) -> [(topic: String, payload: String)] {
-        components(backlight: backlight).map { component in
+    public func entityDocuments(backlight: Bool, display: Bool = false) -> [(topic: String, payload: String)]
+    {
+        components(backlight: backlight, display: display).map { component in
             let document = JSONValue.object(
                 component.options + shared + [("device", device), ("origin", origin)])
             return (
@@ -224,7 +284,7 @@ public struct Discovery: Sendable {
     /// documents of another setting to remove.
     public var allTopics: [String] {
         [topics.deviceDiscovery]
-            + components(backlight: true).map {
+            + components(backlight: true, display: true).map {
                 topics.entityDiscovery(platform: $0.platform, objectID: $0.key)
             }
     }

@@ -14,6 +14,8 @@ public struct KioskStatus: Equatable, Sendable {
     public var fault = false
     /// The backlight's percent; nil when the kiosk has none (or its daemon predates the key).
     public var brightness: Int?
+    /// The display awake or asleep, as its device says; nil when the kiosk has no `[display]`.
+    public var display: DisplayPower?
 
     public init() {}
 
@@ -34,21 +36,26 @@ public struct KioskStatus: Equatable, Sendable {
         }
         if let value = event.fault { fault = value }
         brightness = event.brightness
+        display = event.display
         return true
     }
 
     /// The retained state payload at monotonic `now`:
-    /// `{"state":…,"lux":…,"filtered":…,"override":…,"override_remaining_s":…,"fault":…,"brightness":…}`.
+    /// `{"state":…,"lux":…,"filtered":…,"override":…,"override_remaining_s":…,"fault":…,"brightness":…}`,
+    /// and `"display":"on"` or `"off"` last when the kiosk has a `[display]`.
     public func payload(now: Double) -> String {
         let remaining = overrideEnds.map { max(0, ($0 - now) * 10).rounded() / 10 }
-        return JSONValue.object([
-            ("state", state.map { .string($0.rawValue) } ?? .null),
-            ("lux", lux.map(JSONValue.number) ?? .null),
-            ("filtered", filtered.map(JSONValue.number) ?? .null),
-            ("override", override.map { .string($0.rawValue) } ?? .null),
-            ("override_remaining_s", remaining.map(JSONValue.number) ?? .null),
-            ("fault", .bool(fault)),
-            ("brightness", brightness.map { .number(Double($0)) } ?? .null),
-        ]).text
+        let power: [(String, JSONValue)] = display.map { [("display", .string($0.rawValue))] } ?? []
+        return JSONValue.object(
+            [
+                ("state", state.map { .string($0.rawValue) } ?? .null),
+                ("lux", lux.map(JSONValue.number) ?? .null),
+                ("filtered", filtered.map(JSONValue.number) ?? .null),
+                ("override", override.map { .string($0.rawValue) } ?? .null),
+                ("override_remaining_s", remaining.map(JSONValue.number) ?? .null),
+                ("fault", .bool(fault)),
+                ("brightness", brightness.map { .number(Double($0)) } ?? .null),
+            ] + power
+        ).text
     }
 }

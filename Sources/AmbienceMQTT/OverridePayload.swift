@@ -2,19 +2,22 @@ import AmbienceCore
 
 /// A command message on an override topic: for the theme `auto`, `invert`, `regular` or
 /// `contrast`, for the backlight `auto` or a percent (`40`, as Home Assistant's number sends it),
-/// either optionally followed by ` for DURATION` (`for 30m`). The control pipe's own parser
-/// decides, so MQTT takes exactly what `ambience override` and `ambience brightness` take.
+/// for the display `on`, `off` or `auto`, each optionally followed by ` for DURATION` (`for 30m`).
+/// The control pipe's own parser decides, so MQTT takes exactly what `ambience override`,
+/// `ambience brightness` and `ambience display` take.
 public enum OverridePayload {
     /// What a topic overrides: the control line's first word.
     public enum Kind: String, Sendable {
         case theme = "override"
         case brightness
+        case display
 
         /// What a rejected payload's warning suggests instead.
         public var expected: String {
             switch self {
             case .theme: "auto, invert, regular or contrast, optionally 'for 30m'"
             case .brightness: "auto or a whole percent 0 to 100, optionally 'for 30m'"
+            case .display: "on, off or auto, optionally 'for 30m'"
             }
         }
     }
@@ -41,6 +44,7 @@ public enum OverridePayload {
             switch kind {
             case .theme: _ = try ControlLine.parse(line)
             case .brightness: _ = try ControlLine.parseBrightness(line)
+            case .display: _ = try ControlLine.parseDisplay(line)
             }
         } catch {
             return .failure(Rejection(message: error.message))

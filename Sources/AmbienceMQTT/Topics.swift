@@ -23,6 +23,10 @@ public struct Topics: Equatable, Sendable {
     public var brightnessCommand: String { "\(prefix)/\(deviceID)/brightness/set" }
     /// The backlight's overrides for every kiosk at once.
     public var groupBrightnessCommand: String { "\(prefix)/all/brightness/set" }
+    /// The display's sleep overrides for this kiosk: `on`, `off` or `auto`.
+    public var displayCommand: String { "\(prefix)/\(deviceID)/display/set" }
+    /// The display's sleep overrides for every kiosk at once.
+    public var groupDisplayCommand: String { "\(prefix)/all/display/set" }
     /// Home Assistant says `online` here when it (re)starts: the moment to announce again.
     public var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
 

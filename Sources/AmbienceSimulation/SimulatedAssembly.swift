@@ -30,9 +30,8 @@ extension Assembly {
                 chip: sensor(settings, bus: bus, clock: clock), clock: clock, world: world)
         }
         if wanted.contains(.indicators) { built.indicators = indicators }
-        if wanted.contains(.backlight), let settings = configuration.backlight {
-            built.backlight = simulatedBacklight(settings, bus: bus, logger: logger)
-        }
+        (built.backlight, built.display) = simulatedDisplayControls(
+            configuration, parts: wanted, bus: bus, logger: logger)
         do throws(OutputError) {
             try files(
                 configuration, parts: wanted,
@@ -47,21 +46,46 @@ extension Assembly {
 }
 
 extension Assembly {
-    /// `[backlight]` in `simulate`: a DDC/CI monitor (`ddc:BUS`) is the emulated one on the mock
-    /// bus, driven by the daemon's own driver; a sysfs backlight has no stand-in, so nothing is
-    /// driven, and the brightness engine's percent still shows on the terminal and in the lines.
-    static func simulatedBacklight(_ settings: BacklightSettings, bus: MockI2CBus, logger: Logger)
-        -> (any Backlight)?
-    {
-        guard case .ddc(let selector) = settings.device else {
-            logger.log(
-                .info,
-                "simulating no sysfs backlight for \"\(settings.device)\": its percent is shown, nothing is written"
-            )
-            return nil
+    /// `[backlight]` and `[display]` in `simulate`: a DDC/CI monitor (`ddc:BUS`) is the emulated
+    /// one on the mock bus, driven by the daemon's own driver (one for both when both name it); a
+    /// sysfs backlight has no stand-in, so its brightness is not driven (the engine's percent still
+    /// shows on the terminal and in the lines), and its power is a `SimulatedDisplay`.
+    static func simulatedDisplayControls(
+        _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>, bus: MockI2CBus, logger: Logger
+    ) -> (backlight: (any Backlight)?, display: (any DisplaySwitch)?) {
+        let log: OutputLog = { logger.log(.warning, $0) }
+        var monitors: [DDCMonitor] = []
+        func monitor(_ selector: I2CBusSelector) -> DDCMonitor {
+            if let made = monitors.first { return made }
+            DDCMonitorEmulator.attach(to: bus)
+            let made = DDCMonitor(bus: bus, name: DDCMonitor.name(of: selector), log: log)
+            monitors.append(made)
+            return made
         }
-        DDCMonitorEmulator.attach(to: bus)
-        return DDCMonitor(bus: bus, name: DDCMonitor.name(of: selector), log: { logger.log(.warning, $0) })
+        var backlight: (any Backlight)?
+        if wanted.contains(.backlight), let settings = configuration.backlight {
+            if case .ddc(let selector) = settings.device {
+                backlight = monitor(selector)
+            } else {
+                logger.log(
+                    .info,
+                    "simulating no sysfs backlight for \"\(settings.device)\": its percent is shown, nothing is written"
+                )
+            }
+        }
+        guard wanted.contains(.display), let device = configuration.displayDevice else {
+            return (backlight, nil)
+        }
+        // The mock bus has one emulated monitor: a display on another monitor than the
+        // backlight's is simulated without one.
+        var backlightOnAnotherMonitor = false
+        if case .ddc? = configuration.backlight?.device, configuration.sharedMonitor == nil {
+            backlightOnAnotherMonitor = true
+        }
+        if case .ddc(let selector) = device, !backlightOnAnotherMonitor {
+            return (backlight, monitor(selector))
+        }
+        return (backlight, SimulatedDisplay(name: device.description))
     }
 }
 

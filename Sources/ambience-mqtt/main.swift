@@ -15,7 +15,8 @@ let mqttCommand = Command(
 
           Publishes the daemon's state to an MQTT broker (and Home Assistant, by discovery) and takes
           overrides from it, for this kiosk (PREFIX/ID/override/set) or every kiosk (PREFIX/all/override/set),
-          and of the backlight's brightness (PREFIX/ID/brightness/set, PREFIX/all/brightness/set).
+          of the backlight's brightness (PREFIX/ID/brightness/set, PREFIX/all/brightness/set) and of the
+          display's sleep (PREFIX/ID/display/set, PREFIX/all/display/set).
           Settings: the [mqtt] table of the configuration (default \(ConfigurationSource.defaultPath)).
           Follows the daemon's pipe --pipe (default: [mqtt] pipe, or \(MQTTConfiguration.defaultPipe); list it
           in [pipes] paths) across daemon restarts, and sends overrides through the daemon's control pipe.

@@ -8,6 +8,7 @@ struct BridgeTests {
         #"{"event":"change","state":"regular","previous":null,"animated":false,"reason":"startup","lux":300,"filtered":300,"time":"x","override":null,"override_remaining_s":null,"fault":false,"brightness":null}"#
 
     static let backlightLine = line.replacing(#""brightness":null"#, with: #""brightness":40"#)
+    static let asleepLine = line.replacing(#""brightness":null"#, with: #""brightness":null,"display":"off""#)
 
     /// A bridge that has read `daemonLine` from the daemon, offline (nil: nothing read yet).
     func makeBridge(
@@ -51,9 +52,13 @@ struct BridgeTests {
         "homeassistant/number/ambience_k1/brightness/config",
         "homeassistant/button/ambience_k1/brightness_auto/config",
     ]
+    static let displayEntityTopics = [
+        "homeassistant/switch/ambience_k1/display/config",
+        "homeassistant/button/ambience_k1/display_auto/config",
+    ]
     static let commandTopics = [
         "ambience/k1/override/set", "ambience/all/override/set", "ambience/k1/brightness/set",
-        "ambience/all/brightness/set",
+        "ambience/all/brightness/set", "ambience/k1/display/set", "ambience/all/display/set",
     ]
 
     @Test func eachConnectionSaysOnlineSubscribesAnnouncesAndPublishesOneFreshState() {
@@ -65,7 +70,7 @@ struct BridgeTests {
                 == .publish(Publication(topic: "ambience/k1/status", payload: "online", retain: true)))
         // The other style's topics, then the bridge's own status last. (Typed apart: Swift
         // 6.0's type checker gives up on the whole sum inside #expect.)
-        let otherStyle: [String] = Self.entityTopics + Self.brightnessEntityTopics
+        let otherStyle: [String] = Self.entityTopics + Self.brightnessEntityTopics + Self.displayEntityTopics
         let expected: [String] =
             Self.commandTopics + ["homeassistant/status"] + otherStyle + ["ambience/k1/status"]
         #expect(subscribed(actions) == expected)
@@ -252,6 +257,62 @@ struct BridgeTests {
                 == Self.entityTopics + Self.brightnessEntityTopics)
     }
 
+    @Test func aKioskWithADisplayAnnouncesASwitchThatShowsWhatTheDeviceSays() throws {
+        let bridge = makeBridge(daemonLine: Self.asleepLine)
+        _ = bridge.connected(now: 0)
+        let announcement = published(statusReturns(bridge, now: 0.1))
+        let document = try JSONValue.parse(announcement[0].payload)
+        let display = try #require(document["cmps"]?["display"])
+        #expect(display["p"] == .string("switch"))
+        #expect(display["command_topic"] == .string("ambience/k1/display/set"))
+        #expect(display["value_template"] == .string("{{ value_json.display }}"))
+        #expect(display["state_off"] == .string("off") && display["payload_off"] == .string("off"))
+        #expect(display["optimistic"] == nil)  // its state is read, never assumed
+        #expect(document["cmps"]?["display_auto"]?["payload_press"] == .string("auto"))
+        #expect(document["cmps"]?["brightness"] == nil)
+        // The state the switch reads: the device's word, from the daemon's line.
+        let state = published(bridge.eventLine(Self.asleepLine, now: 1)).first {
+            $0.topic == "ambience/k1/state"
+        }
+        #expect(try JSONValue.parse(#require(state).payload)["display"] == .string("off"))
+        // The fleet's: buttons, no switch that would have to guess.
+        let group = try JSONValue.parse(announcement[1].payload)
+        #expect(group["cmps"]?["display_off"]?["p"] == .string("button"))
+        #expect(group["cmps"]?["display_off"]?["command_topic"] == .string("ambience/all/display/set"))
+        // Without [display]: neither entity, and the state has no display key.
+        let without = makeBridge()
+        _ = without.connected(now: 0)
+        let plain = try JSONValue.parse(published(statusReturns(without, now: 0.1))[0].payload)
+        #expect(plain["cmps"]?["display"] == nil && plain["cmps"]?["display_auto"] == nil)
+        #expect(!without.status.payload(now: 1).contains("display"))
+        // Per entity: its two documents after the others.
+        let perEntity = makeBridge(perEntity: true, daemonLine: Self.asleepLine)
+        _ = perEntity.connected(now: 0)
+        #expect(
+            published(statusReturns(perEntity, now: 0.1)).map(\.topic) == Self.entityTopics
+                + Self.displayEntityTopics)
+    }
+
+    @Test func displayCommandsOnBothTopicsReachTheControlPipe() {
+        let bridge = makeBridge(daemonLine: Self.asleepLine)
+        _ = bridge.connected(now: 0)
+        for (topic, payload, line) in [
+            ("ambience/k1/display/set", "off", "display off"),
+            ("ambience/k1/display/set", "on for 1h", "display on for 1h"),
+            ("ambience/all/display/set", "auto", "display auto"),
+        ] {
+            let actions = bridge.message(topic: topic, payload: Array(payload.utf8), retained: false, now: 1)
+            #expect(actions.contains(.control(line)), "\(topic) \(payload)")
+        }
+        let refused = bridge.message(
+            topic: "ambience/k1/display/set", payload: Array("dim".utf8), retained: false, now: 1)
+        #expect(!refused.contains { if case .control = $0 { true } else { false } })
+        #expect(
+            refused.contains {
+                if case .warn(let message) = $0 { message.contains("on, off or auto") } else { false }
+            })
+    }
+
     @Test func withoutABacklightNoBrightnessEntity() throws {
         let bridge = makeBridge()
         _ = bridge.connected(now: 0)
@@ -376,7 +437,8 @@ struct BridgeTests {
         let bridge = makeBridge(discovery: false)
         let actions = bridge.connected(now: 0)
         // Every topic of this kiosk looked at, never the fleet's, which the other kiosks announce.
-        let documents: [String] = [Self.deviceTopic] + Self.entityTopics + Self.brightnessEntityTopics
+        let documents: [String] =
+            [Self.deviceTopic] + Self.entityTopics + Self.brightnessEntityTopics + Self.displayEntityTopics
         let expected: [String] = Self.commandTopics + documents + ["ambience/k1/status"]
         #expect(subscribed(actions) == expected)
         #expect(!published(actions).contains { $0.topic.hasPrefix("homeassistant/") })

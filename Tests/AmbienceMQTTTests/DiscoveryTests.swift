@@ -84,11 +84,12 @@ struct DiscoveryTests {
         #expect(document["dev"]?["sw"] == nil)
     }
 
-    @Test func allTopicsCoverBothStylesWithTheBrightnessEntitiesButNotTheSharedGroup() {
+    @Test func allTopicsCoverBothStylesWithTheBrightnessAndDisplayEntitiesButNotTheSharedGroup() {
         #expect(!discovery.allTopics.contains(discovery.groupDocument.topic))
-        #expect(discovery.allTopics.count == 7)
+        #expect(discovery.allTopics.count == 9)
         #expect(
-            Set(discovery.allTopics).isSuperset(of: discovery.entityDocuments(backlight: true).map(\.topic)))
+            Set(discovery.allTopics).isSuperset(
+                of: discovery.entityDocuments(backlight: true, display: true).map(\.topic)))
         #expect(discovery.allTopics.contains(discovery.deviceDocument(backlight: false).topic))
     }
 

@@ -50,9 +50,12 @@ COMPONENTS = {  # unique id: (domain, device class, unit)
     # The kiosk has a backlight: its brightness, and the way back to the light sensor.
     f"{DEVICE}_brightness": ("number", None, "%"),
     f"{DEVICE}_brightness_auto": ("button", None, None),
+    # It has a [display]: the display's switch, and the way back to the room.
+    f"{DEVICE}_display": ("switch", None, None),
+    f"{DEVICE}_display_auto": ("button", None, None),
 }
 # A button has no state of its own: unknown until pressed, then the time it was.
-STATELESS = {f"{DEVICE}_brightness_auto"}
+STATELESS = {f"{DEVICE}_brightness_auto", f"{DEVICE}_display_auto"}
 # The brightness the curve gives at 300 lx, the light the kiosk starts in.
 CURVE_AT_300_LX = 62
 # A Home Assistant log line: "2026-01-01 00:00:00.000 WARNING (MainThread) [logger.name] text".
@@ -172,6 +175,24 @@ automation:
       - action: button.press
         target:
           entity_id: "{{{{ trigger.payload_json.entity_id }}}}"
+  - id: ambience_test_switch_on
+    alias: A switch turned on over MQTT
+    triggers:
+      - trigger: mqtt
+        topic: ambience-test/switch-on
+    actions:
+      - action: switch.turn_on
+        target:
+          entity_id: "{{{{ trigger.payload_json.entity_id }}}}"
+  - id: ambience_test_switch_off
+    alias: A switch turned off over MQTT
+    triggers:
+      - trigger: mqtt
+        topic: ambience-test/switch-off
+    actions:
+      - action: switch.turn_off
+        target:
+          entity_id: "{{{{ trigger.payload_json.entity_id }}}}"
   - id: ambience_test_select
     alias: An option chosen over MQTT
     triggers:
@@ -255,6 +276,7 @@ pipe = "{run}/mqtt"
 keepalive = 5
 """ + "".join(line + "\n" for line in mqtt_lines) + f"""[backlight]
 device = "{backlight}"
+[display]
 """)
 
     def start_daemon(self):
@@ -437,7 +459,9 @@ def device_and_entities_appear(rig, seen):
     assert rig.recorded(seen[f"{DEVICE}_fault"], 0, lambda s: s == "off")
     assert rig.recorded(seen[f"{DEVICE}_override"], 0, lambda s: s == "auto")
     registry = (rig.registry("core.entity_registry") or {"entities": []})["entities"]
-    for key, domain in (("override", "select"), ("brightness", "number"), ("brightness_auto", "button")):
+    assert rig.recorded(seen[f"{DEVICE}_display"], 0, lambda s: s == "on")
+    for key, domain in (("override", "select"), ("brightness", "number"), ("brightness_auto", "button"),
+                        ("display_on", "button"), ("display_off", "button"), ("display_auto", "button")):
         group = [e for e in registry if e["unique_id"] == f"{GROUP}_{key}"]
         assert len(group) == 1 and group[0]["device_id"] == rig.device(GROUP)["id"], group
         assert group[0]["entity_id"].startswith(domain + "."), group
@@ -495,6 +519,27 @@ def brightness_follows_the_kiosk_and_reaches_the_daemon(rig, seen):
         eventually(lambda: rig.recorded(number, since, percent_is(percent)),
                    f"the kiosk's number recorded as {percent}")
     assert not os.path.exists(os.path.join(rig.work, "lib", "brightness-override")), "auto keeps no override"
+
+
+def display_switch_shows_the_device_and_reaches_the_daemon(rig, seen):
+    """switch.turn_off and turn_on, and the buttons, on the kiosk's entities and the fleet's: the
+    daemon's own event lines show the display's power as its device reads it back, and the
+    switch follows those lines, never its own guess."""
+    switch = seen[f"{DEVICE}_display"]
+    held = os.path.join(rig.work, "lib", "display-override")
+    for topic, entity_id, power, override in (
+            ("switch-off", switch, "off", "off"), ("button", seen[f"{DEVICE}_display_auto"], "on", None),
+            ("switch-on", switch, "on", "on"), ("button", seen["group_display_off"], "off", "off"),
+            ("button", seen["group_display_on"], "on", "on"), ("button", seen["group_display_auto"], "on", None)):
+        since, first = time.time(), len(rig.daemon_events())
+        rig.publish(f"ambience-test/{topic}", json.dumps({"entity_id": entity_id}))
+        eventually(lambda: any(e.get("display") == power for e in rig.daemon_events(first)),
+                   f"the daemon's pipe to show the display {power} from {entity_id}")
+        eventually(lambda: rig.recorded(switch, since, lambda s: s == power), f"the switch recorded as {power}")
+        if override is None:
+            assert not os.path.exists(held), "auto keeps no display override"
+        else:
+            assert read(held).split()[:1] == [override], (held, read(held))
 
 
 def entities_unavailable_when_the_bridge_is_killed(rig, seen):
@@ -571,6 +616,7 @@ def no_warning_or_error_from_the_mqtt_component(rig, seen):
 
 STEPS = [device_and_entities_appear, values_follow_the_light, the_fault_goes_on_and_off,
          select_options_reach_the_daemon, brightness_follows_the_kiosk_and_reaches_the_daemon,
+         display_switch_shows_the_device_and_reaches_the_daemon,
          entities_unavailable_when_the_bridge_is_killed,
          a_restart_of_home_assistant_is_answered_by_an_announcement,
          switching_discovery_styles_leaves_one_entity_each, discovery_off_removes_the_entities,
