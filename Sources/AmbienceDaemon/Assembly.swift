@@ -55,6 +55,9 @@ public enum Assembly {
                 configuration, parts: wanted, log: { logger.log(.warning, $0) })
             built.backlight = controls.backlight
             built.display = controls.display
+            if wanted.contains(.display), configuration.display?.touch == true {
+                built.touch = TouchScreens(log: { logger.log(.warning, $0) })
+            }
 
             return built
         } catch {

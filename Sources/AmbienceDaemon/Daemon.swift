@@ -148,7 +148,7 @@ public final class Daemon {
             // wake-up of its own for a step that sums its tenths another way.
             if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
             if let end { deadline = min(deadline, end) }
-            let watched = (parts.control?.descriptor).map { [$0] } ?? []
+            let watched = ((parts.control?.descriptor).map { [$0] } ?? []) + (parts.touch?.descriptors ?? [])
             switch waiter.wait(until: deadline, descriptors: watched + inputs.map { $0.descriptor }) {
             case .deadline:
                 continue
@@ -160,6 +160,8 @@ public final class Daemon {
             case .readable(let descriptor):
                 if descriptor == parts.control?.descriptor {
                     readControl()
+                } else if let touch = parts.touch, touch.descriptors.contains(descriptor) {
+                    if touch.read(descriptor) { display.touched(at: clock.now) }
                 } else if let index = inputs.firstIndex(where: { $0.descriptor == descriptor }),
                     !inputs[index].handle()
                 {
@@ -278,6 +280,12 @@ public final class Daemon {
     /// says goes out as the state as it is now, to every sink.
     private func driveDisplay() -> Double? {
         let due = display.drive(parts.display, now: clock.now)
+        // Asleep, every touch is the display's alone; awake, the grab lasts until the fingers lift.
+        if display.wish == .off {
+            parts.touch?.grabAll()
+        } else if parts.touch?.isTouching == false {
+            parts.touch?.releaseAll()
+        }
         if display.reported(by: parts.display) != announcedDisplay { announceCurrent() }
         return due
     }

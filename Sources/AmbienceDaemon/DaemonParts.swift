@@ -16,7 +16,9 @@ public enum DaemonPart: CaseIterable, Hashable, Sendable {
         if old.stateFile != new.stateFile { parts.insert(.stateFile) }
         // Only another device is another part: new curves or timing go to the brightness engine.
         if old.backlight?.device != new.backlight?.device { parts.insert(.backlight) }
-        if old.displayDevice != new.displayDevice { parts.insert(.display) }
+        if old.displayDevice != new.displayDevice || old.display?.touch != new.display?.touch {
+            parts.insert(.display)
+        }
         // One monitor for both: neither is rebuilt without the other.
         if !parts.isDisjoint(with: [.backlight, .display]),
             old.sharedMonitor != nil || new.sharedMonitor != nil
@@ -41,11 +43,13 @@ public struct DaemonParts {
     public var control: ControlPipe?
     public var backlight: (any Backlight)?
     public var display: (any DisplaySwitch)?
+    /// The touchscreens that wake the display; nil without `[display] touch`.
+    public var touch: TouchScreens?
 
     public init(
         sensor: (any LightSensor)? = nil, indicators: (any Sink)? = nil, pipes: [any Sink] = [],
         stateFile: (any Sink)? = nil, control: ControlPipe? = nil, backlight: (any Backlight)? = nil,
-        display: (any DisplaySwitch)? = nil
+        display: (any DisplaySwitch)? = nil, touch: TouchScreens? = nil
     ) {
         self.sensor = sensor
         self.indicators = indicators
@@ -54,6 +58,7 @@ public struct DaemonParts {
         self.control = control
         self.backlight = backlight
         self.display = display
+        self.touch = touch
     }
 
     /// In the order events reach them: the lines first, then the pipes, then the state file.
@@ -71,7 +76,10 @@ public struct DaemonParts {
         if which.contains(.stateFile) { stateFile?.close() }
         if which.contains(.control) { control?.close() }
         if which.contains(.backlight) { backlight?.close() }
-        if which.contains(.display) { display?.close() }
+        if which.contains(.display) {
+            display?.close()
+            touch?.close()
+        }
     }
 
     /// Takes `which` parts from `other`, leaving the rest as they are.
@@ -82,6 +90,9 @@ public struct DaemonParts {
         if which.contains(.stateFile) { stateFile = other.stateFile }
         if which.contains(.control) { control = other.control }
         if which.contains(.backlight) { backlight = other.backlight }
-        if which.contains(.display) { display = other.display }
+        if which.contains(.display) {
+            display = other.display
+            touch = other.touch
+        }
     }
 }

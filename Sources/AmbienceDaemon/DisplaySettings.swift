@@ -9,10 +9,16 @@ public struct DisplaySettings: Equatable, Sendable {
     /// The display to put to sleep; `auto` is `[backlight]`'s device when there is one.
     public var device: BacklightSettings.Device
     public var sleep: DisplaySleepConfiguration
+    /// Whether a touch on a touchscreen wakes the display (and is swallowed).
+    public var touch: Bool
 
-    public init(device: BacklightSettings.Device = .auto, sleep: DisplaySleepConfiguration = .darkRoom) {
+    public init(
+        device: BacklightSettings.Device = .auto, sleep: DisplaySleepConfiguration = .darkRoom,
+        touch: Bool = true
+    ) {
         self.device = device
         self.sleep = sleep
+        self.touch = touch
     }
 }
 
@@ -51,10 +57,10 @@ extension DaemonConfiguration {
         var values = DisplayValues(DisplaySettings())
         display.decode(section, into: &values, decoder: &decoder)
         do {
-            return DisplaySettings(device: values.device, sleep: try values.sleep())
+            return DisplaySettings(device: values.device, sleep: try values.sleep(), touch: values.touch)
         } catch {
             decoder.adopt(error.renamingKey(displayFileKey))
-            return DisplaySettings(device: values.device)
+            return DisplaySettings(device: values.device, touch: values.touch)
         }
     }
 
@@ -81,6 +87,7 @@ extension DaemonConfiguration {
                 "[" + windows.map { TOMLWriter.string($0.description) }.joined(separator: ", ") + "]"
             },
             get: { $0.awake }, set: { $0.awake = $1 }),
+        .boolean("touch", get: { $0.touch }, set: { $0.touch = $1 }),
     ])
 
     /// `["07:00-22:00", …]`: times of day the display never sleeps in.
@@ -126,6 +133,7 @@ struct DisplayValues {
     var sleepAfter: Double
     var wakeAfter: Double
     var awake: [DailyWindow]
+    var touch: Bool
 
     init(_ settings: DisplaySettings) {
         device = settings.device
@@ -134,6 +142,7 @@ struct DisplayValues {
         sleepAfter = settings.sleep.sleepAfter
         wakeAfter = settings.sleep.wakeAfter
         awake = settings.sleep.awake
+        touch = settings.touch
     }
 
     func sleep() throws(ConfigurationError) -> DisplaySleepConfiguration {

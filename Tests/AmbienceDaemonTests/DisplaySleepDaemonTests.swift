@@ -155,3 +155,92 @@ struct DisplaySleepDaemonTests {
         #expect(!FileSystem.exists(OverrideStore(directory: configuration.stateDirectory).displayPath))
     }
 }
+
+/// Writes input events into a touchscreen's node at given times and wakes the loop for them.
+final class TouchScript: LoopWaiting {
+    let clock: ManualClock
+    var script: [(time: Double, bytes: [UInt8])]
+    let writer: FileDescriptor
+    let touch: TouchScreens
+
+    init(clock: ManualClock, writer: FileDescriptor, touch: TouchScreens, script: [(Double, [UInt8])]) {
+        self.clock = clock
+        self.writer = writer
+        self.touch = touch
+        self.script = script.map { (time: $0.0, bytes: $0.1) }
+    }
+
+    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+        if let next = script.first, deadline >= next.time, let descriptor = touch.descriptors.first {
+            clock.sleep(until: next.time)
+            script.removeFirst()
+            try? writer.writeAll(next.bytes)
+            return .readable(descriptor)
+        }
+        clock.sleep(until: deadline)
+        return .deadline
+    }
+}
+
+/// Writes down, at each poll (every second) and each line, whether the touchscreens are grabbed.
+final class GrabWatch: Sink {
+    let touch: TouchScreens
+    private(set) var timeline: [(time: Double, grabbed: Bool)] = []
+    /// At each line that carries the display's power: the power, and whether they were grabbed.
+    private(set) var atLines: [(display: DisplayPower?, grabbed: Bool)] = []
+    init(_ touch: TouchScreens) { self.touch = touch }
+    func deliver(_ event: Event) { atLines.append((event.display, touch.isGrabbed)) }
+    func poll(now: Double) { timeline.append((now, touch.isGrabbed)) }
+    func close() {}
+}
+
+struct TouchWakesTheDisplayTests {
+    let clock = ManualClock(now: 0)
+    let display = RecordingDisplay()
+    let sink = RecordingSink()
+
+    @Test func aTouchWakesTheSleepingDisplayAndTheGrabLastsUntilTheFingerLifts() throws {
+        let devices = try InputDevices()
+        try devices.addTouchScreen("event3")
+        let touch = TouchScreens(
+            classDirectory: devices.classDirectory, deviceDirectory: devices.deviceDirectory, log: { _ in })
+        let writer = try devices.writer("event3")
+        defer { writer.close() }
+        var configuration = daemonConfiguration(interval: 0.1)
+        configuration.display = DisplaySettings(sleep: try DisplaySleepConfiguration(sleepAfter: 60))
+        let watch = GrabWatch(touch)
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 0 }
+        let display = display
+        let sink = sink
+        let down = inputEvent(1, 0x14A, 1) + inputEvent(0, 0, 0)
+        let up = inputEvent(1, 0x14A, 0) + inputEvent(0, 0, 0)
+        let waiter = TouchScript(
+            clock: clock, writer: writer, touch: touch,
+            script: [(30, down), (30.5, up), (100, down), (101, up)])
+        let daemon = Daemon(
+            configuration: configuration, clock: clock, waiter: waiter,
+            logger: Logger(prefixed: false, write: { _ in }), overrides: { _ in nil },
+            assemble: { _, _ in
+                DaemonParts(sensor: sensor, pipes: [sink, watch], display: display, touch: touch)
+            },
+            reload: brokenReload("no reload"))
+        try daemon.run(until: 130)
+        // A touch while awake at 30 s: the darkness counts from it, so the display sleeps at about
+        // 90 s, not 60; then the touch at 100 s wakes it at once.
+        let powers = display.wishes.map { $0.power }
+        #expect(powers == [.on, .off, .on, .on])
+        #expect(display.wishes[1].time >= 90 && display.wishes[1].time <= 90.2)
+        #expect(display.wishes[2].time == 100)
+        // Grabbed while asleep and until the waking finger lifted; let go before and after.
+        let timeline = watch.timeline
+        #expect(timeline.filter { $0.time < 90 }.allSatisfy { !$0.grabbed })
+        #expect(timeline.filter { $0.time > 90.5 && $0.time < 100.9 }.allSatisfy { $0.grabbed })
+        #expect(timeline.filter { $0.time > 101.1 }.allSatisfy { !$0.grabbed })
+        #expect(timeline.contains { $0.time > 101.1 })
+        // The line that says the display is asleep, and the one that says the touch woke it,
+        // with the finger still down: both grabbed.
+        let news = watch.atLines.filter { $0.display != nil }
+        #expect(news.map(\.display).suffix(2) == [.off, .on])
+        #expect(news.suffix(2).allSatisfy { $0.grabbed })
+    }
+}

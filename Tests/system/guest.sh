@@ -135,6 +135,7 @@ DevicePolicy|closed
 ReadWritePaths|/sys/devices
 DeviceAllow|char-i2c
 DeviceAllow|char-gpiochip
+DeviceAllow|char-input
 RuntimeDirectory|ambience
 StateDirectory|ambience
 MemoryDenyWriteExecute|yes
