@@ -15,9 +15,10 @@ let probeCommand = Command(
           bus, identifies what answers (by ID registers, the BH1750 by behaviour) and shows a
           first reading. Problems met on the way (no bus, no permission, an address claimed by a
           kernel driver) are explained.
-          Displays too, for [backlight]: the backlights in /sys/class/backlight (with every
-          bus), and on each bus looked at a monitor whose EDID answers at 0x50, named by it,
-          with its brightness read through DDC/CI at 0x37.
+          Displays too, for [backlight] and [display]: the backlights in /sys/class/backlight
+          (with every bus), and on each bus looked at a monitor whose EDID answers at 0x50, named
+          by it, with its brightness read through DDC/CI at 0x37; for each, whether [display] can
+          put it to sleep (bl_power, VCP 0xD6).
           Exit 0 when a sensor was found, 1 when none.
 
           Addresses looked at:
@@ -128,8 +129,14 @@ private func describe(_ backlight: BacklightProbe.SysfsEntry) -> String {
         case (let current?, let maximum?): "brightness \(current) of \(maximum)"
         default: "brightness unreadable"
         }
+    let power =
+        switch backlight.power {
+        case 0?: "; on (bl_power 0): [display] can put it to sleep"
+        case let value?: "; asleep (bl_power \(value)): [display] can wake it"
+        case nil: "; no bl_power: [display] cannot put it to sleep"
+        }
     return "backlight '\(backlight.name)' (\(BacklightProbe.sysfsBacklights)/\(backlight.name)): \(level); "
-        + "drive it with [backlight] device = \"\(backlight.name)\""
+        + "drive it with [backlight] device = \"\(backlight.name)\"" + power
 }
 
 /// "ddc:20 (0x37): monitor 'DELL U2415' (DEL 0xA0C4, by its EDID at 0x50): brightness 50 of 100; …".
@@ -144,6 +151,8 @@ private func describe(_ monitor: BacklightProbe.Monitor, bus: Int) -> String {
         case .success(let value):
             "brightness \(value.current) of \(value.maximum) through DDC/CI; "
                 + "drive it with [backlight] device = \"ddc:\(bus)\""
+                + (monitor.power.map { "; \($0.rawValue) (VCP 0xD6): [display] can put it to sleep" }
+                    ?? "; no power mode (VCP 0xD6): [display] cannot put it to sleep")
         case .failure(let failure): failure.description
         }
     return DDCMonitor.name(of: .number(bus)) + ": " + identity + ": " + text

@@ -19,7 +19,13 @@ struct BacklightProbeTests {
         #expect(monitor.edid.monitorName == "Ambience DDC")
         #expect(monitor.edid.manufacturer == "AMB")
         #expect(try monitor.brightness.get() == DDCCI.FeatureValue(code: 0x10, maximum: 255, current: 77))
+        #expect(monitor.power == .on)
         #expect(emulator.protocolViolations.isEmpty)
+        // Asleep (its button), it says so; the probe does not wake it.
+        emulator.powerMode = 2
+        #expect(BacklightProbe.monitor(on: bus, clock: clock)?.power == .off)
+        #expect(emulator.powerMode == 2)
+        #expect(emulator.powerSets.isEmpty)
     }
 
     @Test func aMonitorWithoutDDCCISaysSo() throws {
@@ -49,7 +55,10 @@ struct BacklightProbeTests {
         for (name, files) in [
             (
                 "rpi_backlight",
-                ["max_brightness": "255\n", "brightness": "200\n", "actual_brightness": "180\n"]
+                [
+                    "max_brightness": "255\n", "brightness": "200\n", "actual_brightness": "180\n",
+                    "bl_power": "4\n",
+                ]
             ),
             ("acpi_video0", ["max_brightness": "15\n", "brightness": "7\n"]),
         ] {
@@ -65,6 +74,7 @@ struct BacklightProbeTests {
         #expect(entries.map(\.name) == ["acpi_video0", "rpi_backlight"])
         #expect(entries[0].current == 7 && entries[0].maximum == 15)
         #expect(entries[1].current == 180 && entries[1].maximum == 255)
+        #expect(entries[0].power == nil && entries[1].power == 4)
         #expect(BacklightProbe.sysfsEntries(in: directory.file("missing")).isEmpty)
     }
 }

@@ -14,6 +14,8 @@ public enum BacklightProbe {
         public var maximum: Int?
         /// `actual_brightness` where the driver has it, else `brightness`.
         public var current: Int?
+        /// `bl_power`: 0 on, 4 off; nil when the device has none.
+        public var power: Int?
     }
 
     /// The backlight class devices, by name.
@@ -26,7 +28,7 @@ public enum BacklightProbe {
             }
             return SysfsEntry(
                 name: name, maximum: number("max_brightness"),
-                current: number("actual_brightness") ?? number("brightness"))
+                current: number("actual_brightness") ?? number("brightness"), power: number("bl_power"))
         }
     }
 
@@ -34,6 +36,8 @@ public enum BacklightProbe {
     public struct Monitor: Sendable {
         public var edid: EDID
         public var brightness: Result<DDCCI.FeatureValue, DDCFailure>
+        /// Its power mode (VCP 0xD6) as read back; nil when it has none, or did not say.
+        public var power: DisplayPower?
     }
 
     /// Why a monitor with an EDID gave no brightness, as the daemon's driver would log it.
@@ -48,21 +52,36 @@ public enum BacklightProbe {
         guard let bytes = try? bus.writeThenRead([0], readCount: EDID.length, address: edidAddress),
             let edid = try? EDID(decoding: bytes)
         else { return nil }
-        return Monitor(edid: edid, brightness: brightness(on: bus, clock: clock))
+        let monitor = DDCMonitor(bus: bus, name: "probe", log: { _ in })
+        defer { monitor.close() }
+        let brightness = brightness(of: monitor, clock: clock)
+        guard case .success = brightness else { return Monitor(edid: edid, brightness: brightness) }
+        return Monitor(edid: edid, brightness: brightness, power: power(of: monitor, clock: clock))
     }
 
     /// One Get VCP Feature 0x10 through the daemon's own driver, its deadlines slept out.
-    static func brightness(on bus: any I2CBus, clock: any Clock) -> Result<DDCCI.FeatureValue, DDCFailure> {
-        let monitor = DDCMonitor(bus: bus, name: "probe", log: { _ in })
-        defer { monitor.close() }
+    static func brightness(of monitor: DDCMonitor, clock: any Clock) -> Result<DDCCI.FeatureValue, DDCFailure>
+    {
+        run(monitor, clock: clock) { monitor.lastReading != nil }
+        if let reading = monitor.lastReading { return .success(reading) }
+        return .failure(DDCFailure(description: monitor.fault ?? "no reply"))
+    }
+
+    /// One Get VCP Feature 0xD6 through the same driver; nil for a monitor without the feature.
+    static func power(of monitor: DDCMonitor, clock: any Clock) -> DisplayPower? {
+        monitor.askPower(now: clock.now)
+        run(monitor, clock: clock) { monitor.power != nil }
+        return monitor.power
+    }
+
+    /// Polls the driver, its deadlines slept out, until `done`, a fault, or nothing left to do;
+    /// then the standard's rest after the last message, for whoever speaks to the monitor next.
+    private static func run(_ monitor: DDCMonitor, clock: any Clock, until done: () -> Bool) {
         var due = monitor.poll(now: clock.now)
-        while monitor.lastReading == nil && monitor.fault == nil, let deadline = due {
+        while !done() && monitor.fault == nil, let deadline = due {
             clock.sleep(until: deadline)
             due = monitor.poll(now: clock.now)
         }
-        // The standard's rest after the reply, for whoever speaks to the monitor next.
         clock.sleep(seconds: DDCCI.messageDelay)
-        if let reading = monitor.lastReading { return .success(reading) }
-        return .failure(DDCFailure(description: monitor.fault ?? "no reply"))
     }
 }

@@ -155,6 +155,12 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
         return replyDue ?? nextStep()?.allowedAt
     }
 
+    /// Reads the power mode back at the next `poll` (for `ambience probe`, which asks once).
+    public func askPower(now: Double) {
+        guard !isClosed else { return }
+        powerCheckAt = now
+    }
+
     /// Releases the bus; a monitor asked to wake that has not been told yet is told first, the
     /// standard's rest notwithstanding: nothing else would wake it.
     public func close() {
