@@ -105,7 +105,7 @@ public struct DisplaySleepEngine: Sendable {
     /// Ends an expired override.
     public mutating func advance(to time: Double) {
         if let until = activeOverride?.until, until <= time {
-            activeOverride = nil
+            endOverride()
         }
     }
 
@@ -116,8 +116,15 @@ public struct DisplaySleepEngine: Sendable {
         case .hold(let power, let duration):
             activeOverride = Override(power: power, until: duration.map { time + $0 })
         case .auto:
-            activeOverride = nil
+            endOverride()
         }
+    }
+
+    /// Back to the room, which is what it has been meanwhile.
+    private mutating func endOverride() {
+        guard activeOverride != nil else { return }
+        activeOverride = nil
+        automaticReason = .auto
     }
 
     /// Takes new settings (a reload): the state and any override carry over, and so does the

@@ -182,6 +182,7 @@ struct DisplaySleepEngineTests {
         #expect(room.engine.output == .on)
         room.apply(.auto)
         #expect(room.engine.output == .off)  // dark all along
+        #expect(room.engine.reason == .auto)
         room.apply(.hold(.on, duration: nil))
         room.run(3 * 86_400, at: 0)
         #expect(room.engine.output == .on)
