@@ -16,7 +16,9 @@ public struct TouchContacts: Sendable {
     public private(set) var isTouching = false
     private var button = false
     private var slot: Int32 = 0
-    private var activeSlots: Set<Int32> = []
+    /// One bit per multi-touch slot with a contact: no hashed set for the ten slots a screen has
+    /// (and no Hasher in the daemon's binary); slots past 63 count as the last.
+    private var activeSlots: UInt64 = 0
 
     public init() {}
 
@@ -28,13 +30,14 @@ public struct TouchContacts: Sendable {
         case (Self.absolute, Self.slotCode):
             slot = value
         case (Self.absolute, Self.trackingID):
-            if value < 0 { activeSlots.remove(slot) } else { activeSlots.insert(slot) }
+            let bit = UInt64(1) << UInt64(min(max(slot, 0), 63))
+            if value < 0 { activeSlots &= ~bit } else { activeSlots |= bit }
         case (Self.synchronization, Self.dropped):
             button = false
-            activeSlots = []
+            activeSlots = 0
             isTouching = false
         case (Self.synchronization, Self.report):
-            let touching = button || !activeSlots.isEmpty
+            let touching = button || activeSlots != 0
             defer { isTouching = touching }
             return touching && !isTouching
         default:

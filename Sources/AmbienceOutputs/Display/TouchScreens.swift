@@ -34,7 +34,7 @@ public final class TouchScreens {
     private let log: OutputLog
     private var screens: [Screen] = []
     /// Devices that could not be opened, each said once.
-    private var refused: Set<String> = []
+    private var refused: [String] = []
     public private(set) var isGrabbed = false
 
     /// `classDirectory` is /sys/class/input and `deviceDirectory` /dev/input but in tests.
@@ -74,7 +74,7 @@ public final class TouchScreens {
                 screens.append(Screen(path: path, descriptor: descriptor))
                 if isGrabbed { grab(descriptor) }
             } catch {
-                refused.insert(path)
+                refused.append(path)
                 log(
                     "touchscreen \(path): \(error); a touch will not wake the display (the package's udev rule"
                         + " gives the ambience user touchscreens: reinstall it, or see docs/display-sleep.md)"
