@@ -45,17 +45,17 @@ public struct KioskStatus: Equatable, Sendable {
     /// and `"display":"on"` or `"off"` last when the kiosk has a `[display]`.
     public func payload(now: Double) -> String {
         let remaining = overrideEnds.map { max(0, ($0 - now) * 10).rounded() / 10 }
-        let power: [(String, JSONValue)] = display.map { [("display", .string($0.rawValue))] } ?? []
-        return JSONValue.object(
-            [
-                ("state", state.map { .string($0.rawValue) } ?? .null),
-                ("lux", lux.map(JSONValue.number) ?? .null),
-                ("filtered", filtered.map(JSONValue.number) ?? .null),
-                ("override", override.map { .string($0.rawValue) } ?? .null),
-                ("override_remaining_s", remaining.map(JSONValue.number) ?? .null),
-                ("fault", .bool(fault)),
-                ("brightness", brightness.map { .number(Double($0)) } ?? .null),
-            ] + power
-        ).text
+        // Typed apart: Swift 6.0's type checker gives up on the whole list and its sum at once.
+        var members: [(String, JSONValue)] = [
+            ("state", state.map { .string($0.rawValue) } ?? .null),
+            ("lux", lux.map(JSONValue.number) ?? .null),
+            ("filtered", filtered.map(JSONValue.number) ?? .null),
+            ("override", override.map { .string($0.rawValue) } ?? .null),
+            ("override_remaining_s", remaining.map(JSONValue.number) ?? .null),
+            ("fault", .bool(fault)),
+            ("brightness", brightness.map { .number(Double($0)) } ?? .null),
+        ]
+        if let display { members.append(("display", .string(display.rawValue))) }
+        return JSONValue.object(members).text
     }
 }

@@ -2,8 +2,10 @@
 """Checks one discovery document of `ambience mqtt` field by field against Home Assistant's
 documented MQTT discovery schema (the options each platform takes, their types and values).
 
-Usage: check_discovery.py device|group|sensor|select|binary_sensor|number|button FILE DEVICE_ID NAME [backlight]
-(backlight: the kiosk has one, and so a brightness number and button)
+Usage: check_discovery.py device|group|sensor|select|binary_sensor|number|button|switch FILE DEVICE_ID NAME
+       [backlight] [display]
+(backlight: the kiosk has one, and so a brightness number and button; display: it has a
+[display], and so a display switch and button)
 """
 import json
 import sys
@@ -23,6 +25,8 @@ PLATFORMS = {
                "step": (int, float), "mode": str, "unit_of_measurement": str},
     # A button has no state: the shared state_topic of a device's document is dropped for it.
     "button": {**COMMON, "command_topic": str, "payload_press": str},
+    "switch": {**COMMON, "command_topic": str, "payload_on": str, "payload_off": str, "state_on": str,
+               "state_off": str},
 }
 DEVICE_KEYS = {"ids": list, "name": str, "mf": str, "mdl": str, "sw": str}
 ORIGIN_KEYS = {"name": str, "sw": str}
@@ -98,8 +102,20 @@ def check_component(where, platform, options, device_id, shared):
         if config.get("value_template") != "{{ value_json.brightness }}":
             fail(f"{where}: value_template {config.get('value_template')!r}")
     elif platform == "button":
-        check_automatic_button(where, config, f"{prefix}/brightness/set")
+        topic = "display" if config["unique_id"].endswith("_display_auto") else "brightness"
+        check_automatic_button(where, config, f"{prefix}/{topic}/set")
+    elif platform == "switch":
+        check_display_switch(where, config, f"{prefix}/display/set")
     return config["unique_id"]
+
+
+def check_display_switch(where, config, command_topic):
+    """The display's switch: its state read from the state payload, never assumed."""
+    wanted = {"command_topic": command_topic, "payload_on": "on", "payload_off": "off", "state_on": "on",
+              "state_off": "off", "value_template": "{{ value_json.display }}"}
+    for key, value in wanted.items():
+        if config.get(key) != value:
+            fail(f"{where}: {key} {config.get(key)!r}, wanted {value!r}")
 
 
 def check_brightness_number(where, config, command_topic):
@@ -117,7 +133,8 @@ def check_automatic_button(where, config, command_topic):
 
 def main():
     kind, path, device_id, name = sys.argv[1:5]
-    backlight = sys.argv[5:6] == ["backlight"]
+    backlight = "backlight" in sys.argv[5:]
+    display = "display" in sys.argv[5:]
     document = json.load(open(path))
     if kind == "group":
         # The fleet's device: one optimistic select on the group topic.
@@ -127,8 +144,21 @@ def main():
             fail(f"group: device ids {document['dev'].get('ids')!r}")
         check_origin("group", document["o"])
         components = document["cmps"]
-        if list(components) != ["override", "brightness", "brightness_auto"]:
+        wanted_components = ["override", "brightness", "brightness_auto", "display_on", "display_off",
+                             "display_auto"]
+        if list(components) != wanted_components:
             fail(f"group: components {list(components)!r}")
+        # The fleet's displays: buttons, each sending its word to the group's display topic.
+        for key in ("display_on", "display_off", "display_auto"):
+            button = dict(components[key])
+            if button.pop("p", None) != "button":
+                fail(f"group: {key} is a button")
+            check_types(f"group.{key}", button, PLATFORMS["button"])
+            payload = key.removeprefix("display_")
+            if button.get("command_topic") != "ambience/all/display/set" or button.get("payload_press") != payload:
+                fail(f"group: {key} sends {payload} to ambience/all/display/set: {button!r}")
+            if "state_topic" in button:
+                fail(f"group: {key} keeps no state")
         number, button = dict(components["brightness"]), dict(components["brightness_auto"])
         if number.pop("p", None) != "number" or button.pop("p", None) != "button":
             fail("group: the brightness is a number, its way back to auto a button")
@@ -171,6 +201,8 @@ def main():
                   "override": ("select", None), "fault": ("binary_sensor", "problem")}
         if backlight:
             wanted |= {"brightness": ("number", None), "brightness_auto": ("button", None)}
+        if display:
+            wanted |= {"display": ("switch", None), "display_auto": ("button", None)}
         if platforms != wanted:
             fail(f"components {platforms!r}, wanted {wanted!r}")
         if len(ids) != len(wanted):
