@@ -56,6 +56,22 @@ struct TouchScreensTests {
         #expect(!screens.isTouching)
     }
 
+    @Test func touchscreensAreLookedForWhenTheGrabBeginsAndNotWhileItLasts() throws {
+        let devices = try InputDevices()
+        let screens = TouchScreens(
+            classDirectory: devices.classDirectory, deviceDirectory: devices.deviceDirectory, log: log.log)
+        defer { screens.close() }
+        try devices.addTouchScreen("event4")  // plugged in while the display was awake
+        screens.grabAll()
+        #expect(screens.paths == [devices.deviceDirectory + "/event4"])
+        try devices.addTouchScreen("event5")  // while it sleeps: found at the next sleep
+        screens.grabAll()
+        #expect(screens.paths.count == 1)
+        screens.releaseAll()
+        screens.grabAll()
+        #expect(screens.paths.count == 2)
+    }
+
     @Test func aDeviceThatCannotBeOpenedIsSaidOnce() throws {
         let devices = try InputDevices()
         try devices.add("event5", properties: "2", keys: "400 0 0 0 0 0", axes: "3")

@@ -83,10 +83,12 @@ public final class TouchScreens {
         }
     }
 
-    /// Grabs every touchscreen (the display went to sleep).
+    /// Grabs every touchscreen, looked for again first (the display went to sleep). Called on
+    /// every pass of the loop while the display sleeps: only the first does anything, so the
+    /// night costs no sysfs scans.
     public func grabAll() {
-        refresh()
         guard !isGrabbed else { return }
+        refresh()
         isGrabbed = true
         for screen in screens { grab(screen.descriptor) }
     }
