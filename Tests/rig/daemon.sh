@@ -410,3 +410,113 @@ unplug_and_replug() {  # unplug_and_replug DIR STATE UNPLUG REPLUG CLEAR_LOG
     # Held, never guessed: the reader was told no other state.
     expect_equal "$state" "$(pipe_states "$dir")" "states the reader was told"
 }
+
+# ---- [display]: the display's power (scenarios 47 and 48, docs/display-sleep.md) ----
+
+# Each wait for the device and the lines: wake_after, the BH1750's own delay, the read-back (at
+# once for bl_power, a second after the Set for a monitor) or the check every 5 s that sees a
+# display turned on by someone else, and the emulated guest's slowness.
+DISPLAY_WAIT=15
+# How long a display must stay as it is to count as left alone: more than two of the daemon's
+# checks every 5 s.
+DISPLAY_STAYS=12
+# The room: lit well above wake_above, dark well below sleep_below.
+# shellcheck disable=SC2034 # these are for the scenarios
+DISPLAY_LIT=300 DISPLAY_DARK=0
+
+# Writes DIR/ambience.toml for the BH1750 on the test adapter with [display] device = DEVICE
+# ([filter] tau is daemon_config's 0.1 s: the smoothed light falls below 3 lx within a second),
+# and LINES, if given, at the end of [display] (e.g. "touch = false").
+display_sleep_config() {  # display_sleep_config DIR DEVICE [LINES]
+    daemon_config "$1" bh1750 "$BH1750_BUS" 0x23
+    cat >>"$1/ambience.toml" <<EOF
+
+[display]
+device = "$2"
+sleep_below = 3
+wake_above = 10
+sleep_after = 1
+wake_after = 1
+${3:-}
+EOF
+    "$AMBIENCE" check --config "$1/ambience.toml" >/dev/null ||
+        { echo "ambience check rejects $1/ambience.toml"; "$AMBIENCE" check --config "$1/ambience.toml"; return 1; }
+}
+
+# What the device shows, from the module's knobs (polled: no process started).
+backlight_power_is() {  # backlight_power_is VALUE: bl_power as the driver applied it (0 on, 4 off)
+    local value
+    read -r value <"$TEST_ADAPTER_PARAMETERS/backlight_power"
+    [ "$value" = "$1" ]
+}
+ddc_power_is() {  # ddc_power_is MODE: the monitor's power mode (1 on, 2 standby, 4 off)
+    local value
+    read -r value <"$TEST_ADAPTER_PARAMETERS/ddc_power"
+    [ "$value" = "$1" ]
+}
+
+# The reader's last line carrying the display, and the state file, both end with
+# "display":"on|off".
+display_lines_say() {  # display_lines_say DIR on|off
+    local line last=
+    while IFS= read -r line; do
+        [[ $line == *'"display":"'* ]] && last=$line
+    done <"$1/pipe.out"
+    [[ $last == *"\"display\":\"$2\"}" ]] || return 1
+    line=
+    [ -e "$1/state.json" ] && { read -r line <"$1/state.json" || true; }
+    [[ $line == *"\"display\":\"$2\"}" ]]
+}
+
+display_is() {  # display_is DIR SHOWS VALUE on|off: the device (SHOWS VALUE) and the lines agree
+    "$2" "$3" && display_lines_say "$1" "$4"
+}
+
+# Everything a user looks at, and the displays' knobs.
+display_describe() {  # display_describe DIR
+    daemon_describe "$1"
+    echo "backlight_power $(test_backlight_power), bl_power $(cat "$TEST_BACKLIGHT/bl_power")," \
+        "ddc_power $(ddc_power), ddc_power_sets $(ddc_power_sets), ddc_power_quirk $(ddc_power_quirk)"
+}
+
+# Waits until the device shows VALUE and the lines say WORD, for at most SECONDS.
+display_becomes() {  # display_becomes DIR SHOWS VALUE on|off WHAT [SECONDS]
+    local start
+    start=$(uptime_now)
+    eventually "${6:-$DISPLAY_WAIT}" display_is "$1" "$2" "$3" "$4" ||
+        { echo "the display is not $4 ($2 $3): $5"; display_describe "$1"; return 1; }
+    echo "# $4 ($2 $3), $5, after $(seconds_since "$start")s"
+}
+
+# The device shows VALUE at every look for DISPLAY_STAYS seconds.
+display_stays() {  # display_stays DIR SHOWS VALUE WHAT
+    local deadline
+    read_uptime
+    deadline=$((UPTIME_CS + DISPLAY_STAYS * 100))
+    while [ "$UPTIME_CS" -le "$deadline" ]; do
+        "$2" "$3" || { echo "the display left $3 ($2): $4"; display_describe "$1"; return 1; }
+        pause 0.5
+        read_uptime
+    done
+}
+
+log_count() {  # log_count DIR TEXT: the log's lines holding TEXT
+    grep -cF -- "$2" "$1/log" || true
+}
+
+log_holds() {  # log_holds DIR TEXT: a line of the log holds TEXT (not a pattern: names hold parentheses)
+    grep -qF -- "$2" "$1/log"
+}
+
+# The line is in the log exactly COUNT times.
+log_says() {  # log_says DIR COUNT TEXT
+    local count
+    count=$(log_count "$1" "$3")
+    [ "$count" = "$2" ] || { echo "'$3' logged $count times, wanted $2"; display_describe "$1"; return 1; }
+}
+
+display_command() {  # display_command DIR WORDS...
+    local dir=$1
+    shift
+    expect_exit 0 "$AMBIENCE" display "$@" --control "$dir/control"
+}
