@@ -54,12 +54,12 @@ extension Assembly {
         _ configuration: DaemonConfiguration, parts wanted: Set<DaemonPart>, bus: MockI2CBus, logger: Logger
     ) -> (backlight: (any Backlight)?, display: (any DisplaySwitch)?) {
         let log: OutputLog = { logger.log(.warning, $0) }
-        var monitors: [DDCMonitor] = []
+        var shared: DDCMonitor?
         func monitor(_ selector: I2CBusSelector) -> DDCMonitor {
-            if let made = monitors.first { return made }
+            if let shared { return shared }
             DDCMonitorEmulator.attach(to: bus)
             let made = DDCMonitor(bus: bus, name: DDCMonitor.name(of: selector), log: log)
-            monitors.append(made)
+            shared = made
             return made
         }
         var backlight: (any Backlight)?

@@ -177,7 +177,7 @@ public final class SysfsBacklight: Backlight {
         return value
     }
 
-    private static func lastComponent(of path: String) -> String {
+    static func lastComponent(of path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))
     }
 

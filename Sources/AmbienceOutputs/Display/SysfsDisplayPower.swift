@@ -45,7 +45,7 @@ public final class SysfsDisplayPower: DisplaySwitch {
         self.classDirectory = classDirectory
         trouble = FaultReport(log: log)
         directory = try SysfsBacklight.resolve(device, in: classDirectory)
-        name = String(directory.split(separator: "/").last ?? Substring(directory))
+        name = SysfsBacklight.lastComponent(of: directory)
         let path = directory + "/bl_power"
         do {
             try FileDescriptor.open(path, O_WRONLY | O_NOFOLLOW).close()
@@ -115,7 +115,7 @@ public final class SysfsDisplayPower: DisplaySwitch {
     private func reopen(now: Double) {
         do throws(OutputError) {
             directory = try SysfsBacklight.resolve(device, in: classDirectory)
-            name = String(directory.split(separator: "/").last ?? Substring(directory))
+            name = SysfsBacklight.lastComponent(of: directory)
         } catch {
             fail(error.description, now: now)
             return
