@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "AmbienceOutputs",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceSensors", "AmbienceSystem", "CGPIODShim",
+                "AmbienceClient", "AmbienceCore", "AmbienceSensors", "AmbienceSystem", "CGPIODShim", "CLinux",
             ]),
 
         // The I2C bus protocol, i2c-dev, and one folder per chip (Chips/NAME): its driver, settings and

@@ -113,7 +113,7 @@ public enum Assembly {
             return (backlight, nil)
         }
         switch device {
-        case .auto, .sysfs:
+        case .screen(.auto), .screen(.sysfs):
             do {
                 let display = try SysfsDisplayPower(
                     device: device.description, classDirectory: classDirectory, log: log)
@@ -122,12 +122,19 @@ public enum Assembly {
                 backlight?.close()
                 throw error.renamingKey { "display." + $0 }
             }
-        case .ddc(let selector):
+        case .screen(.ddc(let selector)):
             do {
                 return (backlight, try ddcMonitor(selector, openDDC: openDDC, log: log))
             } catch {
                 backlight?.close()
                 throw error
+            }
+        case .cec(let number):
+            do {
+                return (backlight, try CECDisplay.open(adapter: number, log: log))
+            } catch {
+                backlight?.close()
+                throw error.renamingKey { "display." + $0 }
             }
         }
     }

@@ -6,14 +6,44 @@ import TOML
 /// `[display]` (docs/display-sleep.md): which display sleeps with the room, and when. Off unless
 /// the table is present.
 public struct DisplaySettings: Equatable, Sendable {
-    /// The display to put to sleep; `auto` is `[backlight]`'s device when there is one.
-    public var device: BacklightSettings.Device
+    /// The display to put to sleep.
+    public enum Device: Equatable, Sendable, CustomStringConvertible {
+        /// A display whose brightness `[backlight]` could set too: a backlight class device
+        /// (`bl_power`) or a DDC/CI monitor (VCP 0xD6); `auto` is `[backlight]`'s device when
+        /// there is one.
+        case screen(BacklightSettings.Device)
+        /// A television through HDMI-CEC: /dev/cecN.
+        case cec(Int)
+
+        public static let auto = Device.screen(.auto)
+
+        /// As the file writes it.
+        public var description: String {
+            switch self {
+            case .screen(let device): device.description
+            case .cec(let number): "cec:\(number)"
+            }
+        }
+
+        /// `"cec:N"`, or what `[backlight] device` takes; nil when it is none of them.
+        public init?(_ text: String) {
+            if text.hasPrefix("cec:") {
+                guard let number = Int(text.dropFirst(4)), number >= 0 else { return nil }
+                self = .cec(number)
+            } else {
+                guard let device = BacklightSettings.Device(text) else { return nil }
+                self = .screen(device)
+            }
+        }
+    }
+
+    public var device: Device
     public var sleep: DisplaySleepConfiguration
     /// Whether a touch on a touchscreen wakes the display (and is swallowed).
     public var touch: Bool
 
     public init(
-        device: BacklightSettings.Device = .auto, sleep: DisplaySleepConfiguration = .darkRoom,
+        device: Device = .auto, sleep: DisplaySleepConfiguration = .darkRoom,
         touch: Bool = true
     ) {
         self.device = device
@@ -24,16 +54,18 @@ public struct DisplaySettings: Equatable, Sendable {
 
 extension DaemonConfiguration {
     /// The device whose display sleeps: `[display] device`, or `[backlight]`'s for `auto`.
-    public var displayDevice: BacklightSettings.Device? {
+    public var displayDevice: DisplaySettings.Device? {
         guard let display else { return nil }
-        if display.device == .auto, let backlight { return backlight.device }
+        if display.device == .auto, let backlight { return .screen(backlight.device) }
         return display.device
     }
 
     /// The DDC/CI monitor's bus when `[backlight]` and `[display]` are the same monitor: one
     /// driver then does both, so their messages keep the standard's pace.
     public var sharedMonitor: I2CBusSelector? {
-        guard case .ddc(let selector)? = displayDevice, backlight?.device == displayDevice else { return nil }
+        guard case .screen(.ddc(let selector))? = displayDevice, backlight?.device == .ddc(selector) else {
+            return nil
+        }
         return selector
     }
 
@@ -68,7 +100,8 @@ extension DaemonConfiguration {
     /// it; the engine counts seconds.
     static let display = ConfigurationTable<DisplayValues>([
         .value(
-            "device", read: { name, section, decoder in decodeDevice(name, in: section, decoder: &decoder) },
+            "device",
+            read: { name, section, decoder in decodeDisplayDevice(name, in: section, decoder: &decoder) },
             write: { TOMLWriter.string($0.description) }, get: { $0.device },
             set: { $0.device = $1 }),
         .number("sleep_below", get: { $0.sleepBelow }, set: { $0.sleepBelow = $1 }),
@@ -89,6 +122,21 @@ extension DaemonConfiguration {
             get: { $0.awake }, set: { $0.awake = $1 }),
         .boolean("touch", get: { $0.touch }, set: { $0.touch = $1 }),
     ])
+
+    private static func decodeDisplayDevice(
+        _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
+    ) -> DisplaySettings.Device? {
+        guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
+        guard let device = DisplaySettings.Device(text) else {
+            decoder.fail(
+                section.key(name),
+                "\"\(text)\" is not a display: use \"auto\", a name in /sys/class/backlight"
+                    + " (\"rpi_backlight\"), its directory (an absolute path), \"ddc:BUS\" or \"cec:N\"",
+                file: file, line: line)
+            return nil
+        }
+        return device
+    }
 
     /// `["07:00-22:00", …]`: times of day the display never sleeps in.
     private static func decodeWindows(
@@ -127,7 +175,7 @@ extension DaemonConfiguration {
 
 /// `[display]` as the file gives it, before the sleep engine's values are validated together.
 struct DisplayValues {
-    var device: BacklightSettings.Device
+    var device: DisplaySettings.Device
     var sleepBelow: Double
     var wakeAbove: Double
     var sleepAfter: Double

@@ -48,6 +48,7 @@ extension Assembly {
 extension Assembly {
     /// `[backlight]` and `[display]` in `simulate`: a DDC/CI monitor (`ddc:BUS`) is the emulated
     /// one on the mock bus, driven by the daemon's own driver (one for both when both name it); a
+    /// television (`cec:N`) is the emulated one, driven by the daemon's CEC driver; a
     /// sysfs backlight has no stand-in, so its brightness is not driven (the engine's percent still
     /// shows on the terminal and in the lines), and its power is a `SimulatedDisplay`.
     static func simulatedDisplayControls(
@@ -82,8 +83,11 @@ extension Assembly {
         if case .ddc? = configuration.backlight?.device, configuration.sharedMonitor == nil {
             backlightOnAnotherMonitor = true
         }
-        if case .ddc(let selector) = device, !backlightOnAnotherMonitor {
+        if case .screen(.ddc(let selector)) = device, !backlightOnAnotherMonitor {
             return (backlight, monitor(selector))
+        }
+        if case .cec(let number) = device {
+            return (backlight, CECDisplay(adapter: EmulatedTelevision(), name: "cec\(number)", log: log))
         }
         return (backlight, SimulatedDisplay(name: device.description))
     }

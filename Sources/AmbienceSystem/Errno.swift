@@ -37,6 +37,9 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
     /// Linux only, so swift-system has no name for it: the I2C chip did not acknowledge.
     public static let remoteIO = Errno(rawValue: EREMOTEIO)
+    /// Linux only: a CEC adapter has no logical address (nothing plugged in, or the TV pulled
+    /// hot-plug low) and may not send that message.
+    public static let notOnNetwork = Errno(rawValue: ENONET)
 
     public var description: String { String(cString: strerror(rawValue)) }
 }

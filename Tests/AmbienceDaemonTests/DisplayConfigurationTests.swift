@@ -20,10 +20,10 @@ import Testing
 
     @Test func autoIsTheBacklightsDevice() throws {
         let both = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'ddc:2'\n[display]\n"))
-        #expect(both.displayDevice == .ddc(.number(2)))
+        #expect(both.displayDevice == .screen(.ddc(.number(2))))
         let own = try Fixture.load(
             Fixture.minimal("[backlight]\ndevice = 'ddc:2'\n[display]\ndevice = 'rpi_backlight'\n"))
-        #expect(own.displayDevice == .sysfs("rpi_backlight"))
+        #expect(own.displayDevice == .screen(.sysfs("rpi_backlight")))
     }
 
     @Test func everyKeyIsRead() throws {
@@ -40,7 +40,7 @@ import Testing
 
                 """))
         let display = try #require(configuration.display)
-        #expect(display.device == .sysfs("10-0045"))
+        #expect(display.device == .screen(.sysfs("10-0045")))
         #expect(display.sleep.sleepBelow == 2 && display.sleep.wakeAbove == 20)
         #expect(display.sleep.sleepAfter == 15 * 60 && display.sleep.wakeAfter == 4)
         #expect(display.sleep.awake.map { $0.description } == ["07:00-22:00", "23:30-00:30"])
@@ -54,7 +54,9 @@ import Testing
         ("wake_after = 601", "4: display.wake_after: must be 0 to 600 seconds, not 601.0"),
         ("awake = '07:00-22:00'", "4: display.awake: must be an array of times of day"),
         ("awake = ['7-22']", "4: display.awake[0]: must be a time of day \"HH:MM-HH:MM\""),
-        ("device = 'ddc:'", "4: display.device: \"ddc:\" is not a backlight"),
+        ("device = 'ddc:'", "4: display.device: \"ddc:\" is not a display"),
+        ("device = 'cec:'", "4: display.device: \"cec:\" is not a display"),
+        ("device = 'cec:-1'", "4: display.device: \"cec:-1\" is not a display"),
         ("sleep = 3", "4: display.sleep: unknown key"),
     ])
     func refusalsArePlaced(line: String, expected: String) {
