@@ -31,7 +31,7 @@ flock 8
 
 PACKAGES=(
     qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
-    busybox-static kmod cpio xz-utils build-essential i2c-tools gpiod python3 ddcutil
+    busybox-static kmod cpio xz-utils build-essential i2c-tools gpiod python3 ddcutil v4l-utils
 )
 LINUX_SOURCE=/usr/src/linux-source-6.1.tar.xz
 # From the kernel source: what gpio-sim needs, and the script that unpacks a vmlinuz.
@@ -185,7 +185,7 @@ ARM64_HOST_PACKAGES=(qemu-system-arm qemu-user-static binfmt-support cpio xz-uti
 # the initramfs's busybox, and what the fixtures and the scenarios run in the guest.
 ARM64_ROOT_PACKAGES=(
     linux-image-arm64 linux-headers-arm64 linux-source-6.12 build-essential busybox-static
-    kmod i2c-tools gpiod python3 udev procps pkg-config util-linux ddcutil
+    kmod i2c-tools gpiod python3 udev procps pkg-config util-linux ddcutil v4l-utils
 )
 ARM64_LINUX_SOURCE=/usr/src/linux-source-6.12.tar.xz # in the root
 ARM64_SOURCE_FILES=(

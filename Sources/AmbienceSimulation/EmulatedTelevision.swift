@@ -20,6 +20,12 @@ public final class EmulatedTelevision: CECAdapter {
     /// The port's physical address, and the logical address the framework claimed on it.
     public var portAddress: UInt16
     public var claimedAddress: UInt8?
+    /// How many questions after a Standby or Image View On the TV answers with its old power,
+    /// as a slow TV does.
+    public var answersLate = 0
+    private var lateAnswers: (left: Int, power: DisplayPower)?
+    /// True: outcomes wait on the bus until it is false again (a message in flight).
+    public var holdsOutcomes = false
     /// Every message handed to the adapter, in order.
     public private(set) var messages: [[UInt8]] = []
     public private(set) var isClosed = false
@@ -62,15 +68,15 @@ public final class EmulatedTelevision: CECAdapter {
         var outcome = CECOutcome(sequence: sequence, delivered: true)
         switch message.count > 1 ? message[1] : nil {
         case CEC.imageViewOn?:
-            power = .on
+            change(to: .on)
         case CEC.standby?:
-            power = .off
+            change(to: .off)
         case CEC.activeSource? where message.count == 4:
             shownInput = UInt16(message[2]) << 8 | UInt16(message[3])
         case CEC.giveDevicePowerStatus?:
             outcome.reply =
                 answersPowerStatus
-                ? .received([message[0] >> 4, CEC.reportPowerStatus, power == .on ? 0 : 1])
+                ? .received([message[0] >> 4, CEC.reportPowerStatus, answeredPower() == .on ? 0 : 1])
                 : .timedOut
         default:
             break
@@ -79,9 +85,20 @@ public final class EmulatedTelevision: CECAdapter {
         return sequence
     }
 
+    private func change(to new: DisplayPower) {
+        if answersLate > 0, new != power { lateAnswers = (answersLate, power) }
+        power = new
+    }
+
+    private func answeredPower() -> DisplayPower {
+        guard let late = lateAnswers else { return power }
+        lateAnswers = late.left > 1 ? (late.left - 1, late.power) : nil
+        return late.power
+    }
+
     public func receive() throws(Errno) -> CECOutcome? {
         guard !isClosed else { throw .badFileDescriptor }
-        return outcomes.isEmpty ? nil : outcomes.removeFirst()
+        return outcomes.isEmpty || holdsOutcomes ? nil : outcomes.removeFirst()
     }
 
     public func close() { isClosed = true }

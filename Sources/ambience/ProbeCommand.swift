@@ -18,7 +18,8 @@ let probeCommand = Command(
           Displays too, for [backlight] and [display]: the backlights in /sys/class/backlight
           (with every bus), and on each bus looked at a monitor whose EDID answers at 0x50, named
           by it, with its brightness read through DDC/CI at 0x37; for each, whether [display] can
-          put it to sleep (bl_power, VCP 0xD6).
+          put it to sleep (bl_power, VCP 0xD6); and each HDMI port's CEC adapter (/dev/cecN),
+          with the TV's answer when asked its power (Give Device Power Status).
           Exit 0 when a sensor was found, 1 when none.
 
           Addresses looked at:
@@ -68,6 +69,9 @@ private func runProbe(_ arguments: inout Arguments) throws(CommandFailure) -> Ex
         }
         for backlight in BacklightProbe.sysfsEntries() {
             printOut(describe(backlight))
+        }
+        for port in TelevisionProbe.ports(clock: SystemClock()) {
+            printOut(describe(port))
         }
     }
     guard !busNumbers.isEmpty else {
@@ -137,6 +141,33 @@ private func describe(_ backlight: BacklightProbe.SysfsEntry) -> String {
         }
     return "backlight '\(backlight.name)' (\(BacklightProbe.sysfsBacklights)/\(backlight.name)): \(level); "
         + "drive it with [backlight] device = \"\(backlight.name)\"" + power
+}
+
+/// "cec0 'vc4-hdmi-0' (vc4_hdmi), physical address 1.0.0.0: the TV answers on; …".
+private func describe(_ port: TelevisionProbe.Port) -> String {
+    let device = "[display] device = \"cec:\(port.number)\""
+    let head = "cec\(port.number) '\(port.name)' (\(port.driver))"
+    func at(_ address: UInt16) -> String {
+        head + ", physical address \(CEC.describe(physicalAddress: address))"
+    }
+    switch port.finding {
+    case .unusable(let why):
+        return "cec\(port.number): \(why)"
+    case .unplugged:
+        return head
+            + ": no physical address: nothing plugged in, or a TV in standby that pulled hot-plug low;"
+            + " \(device) wakes such a TV"
+    case .unconfigured(let address):
+        return at(address) + ": no logical address yet, so the TV cannot be asked; \(device) claims one"
+    case .answered(let address, let power):
+        return at(address)
+            + ": the TV answers \(power.rawValue) (Give Device Power Status): \(device) can put it to sleep"
+    case .silent(let address):
+        return at(address) + ": the TV acknowledges and does not report its power: \(device) can put it to"
+            + " sleep, reporting what it told it"
+    case .failed(let address, let why):
+        return at(address) + ": " + why
+    }
 }
 
 /// "ddc:20 (0x37): monitor 'DELL U2415' (DEL 0xA0C4, by its EDID at 0x50): brightness 50 of 100; …".

@@ -1,8 +1,9 @@
 import AmbienceCore
-import AmbienceOutputs
 import AmbienceSimulation
 import AmbienceSystem
 import Testing
+
+@testable import AmbienceOutputs
 
 /// A CEC display and the emulated television on its bus, in simulated time.
 final class CECRig {
@@ -86,6 +87,49 @@ struct CECDisplayTests {
         rig.ask(.off, for: 2)
         #expect(rig.sent.filter { $0 == "40:36" }.count == 2)
         #expect(rig.display.power == .off)
+    }
+
+    @Test func anAnswerAskedBeforeTheWishSaysNothing() {
+        let rig = CECRig()
+        rig.ask(.on, for: 4.5)
+        let asked = rig.sent.count
+        rig.television.holdsOutcomes = true
+        rig.run(for: 1)  // the check at 5 s is on the bus, its answer (on) held
+        #expect(rig.sent.count == asked + 1 && rig.sent.last == "40:8F")
+        rig.display.set(power: .off, now: rig.now)
+        // Not the old "on", nor the answer to come: the TV would seem to have woken itself.
+        #expect(rig.display.power == nil)
+        rig.television.holdsOutcomes = false
+        _ = rig.display.poll(now: rig.now)
+        #expect(rig.display.power == nil)
+        rig.run(for: 2)
+        #expect(rig.sent.filter { $0 == "40:36" }.count == 1)
+        #expect(rig.display.power == .off)
+    }
+
+    @Test func aTVThatAnswersAsItWasForAWhileIsOnItsWayNotRefusing() {
+        let television = EmulatedTelevision()
+        television.answersLate = 3
+        let rig = CECRig(television)
+        rig.ask(.on, for: 1)
+        rig.display.set(power: .off, now: rig.now)
+        for _ in 0..<50 {
+            rig.run(for: 0.1)
+            #expect(rig.display.power != .on)  // the daemon would take it for a TV that woke itself
+        }
+        #expect(rig.display.power == .off)
+        #expect(rig.sent.filter { $0 == "40:36" }.count == 1)
+    }
+
+    @Test func aTVThatStaysAsItWasAfterTheLimitIsBelieved() {
+        let television = EmulatedTelevision()
+        television.answersLate = 100
+        let rig = CECRig(television)
+        rig.ask(.on, for: 1)
+        rig.ask(.off, for: CECDisplay.transitionLimit - 1)
+        #expect(rig.display.power == nil)
+        rig.run(for: 2)
+        #expect(rig.display.power == .on)
     }
 
     @Test func aTVThatPullsHotPlugInStandbyIsWokenFromUnregistered() {

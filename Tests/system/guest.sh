@@ -136,6 +136,7 @@ ReadWritePaths|/sys/devices
 DeviceAllow|char-i2c
 DeviceAllow|char-gpiochip
 DeviceAllow|char-input
+DeviceAllow|char-cec
 RuntimeDirectory|ambience
 StateDirectory|ambience
 MemoryDenyWriteExecute|yes

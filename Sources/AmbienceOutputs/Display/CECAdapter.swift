@@ -72,6 +72,29 @@ public final class LinuxCECAdapter: CECAdapter {
     /// /dev/cecN.
     public static func path(ofAdapter number: Int) -> String { "/dev/cec\(number)" }
 
+    /// The N of every /dev/cecN, in order.
+    public static func availableAdapterNumbers() -> [Int] {
+        let names = (try? FileSystem.entries(of: "/dev")) ?? []
+        return names.compactMap { name in name.hasPrefix("cec") ? Int(name.dropFirst(3)) : nil }.sorted()
+    }
+
+    /// The adapter's name and its driver's, as the kernel gives them: "vc4-hdmi-0", "vc4_hdmi".
+    public func identity() throws(Errno) -> (name: String, driver: String) {
+        var capabilities = cec_caps()
+        _ = try call { clinux_cec_capabilities($0, &capabilities) }
+        func text<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+        }
+        return (text(capabilities.name), text(capabilities.driver))
+    }
+
+    /// Whether the adapter has a logical address or is claiming one.
+    public func isConfigured() throws(Errno) -> Bool {
+        try logicalAddresses().num_log_addrs > 0
+    }
+
     public func physicalAddress() throws(Errno) -> UInt16 {
         var address: UInt16 = 0
         _ = try call { clinux_cec_physical_address($0, &address) }

@@ -6,7 +6,9 @@ import AmbienceSystem
 /// computer's input. docs/display-sleep.md has why these choices.
 ///
 /// - What is reported is the TV's word: Give Device Power Status, asked at start, `powerSettle`
-///   after each command and every `powerCheckInterval`. A TV on its way reports where it goes.
+///   after each command and every `powerCheckInterval`. A TV on its way reports where it goes;
+///   one that answers as it was for a while after a command is on its way too (nothing is
+///   reported) until `transitionLimit`, when its answer is believed.
 /// - A command is sent only when the wish differs from what the TV last said: a TV that is on
 ///   when the daemon starts is not switched to this input, and one that someone turned off with
 ///   its remote is not turned on again behind their back (only a new wish does that).
@@ -30,6 +32,10 @@ public final class CECDisplay: DisplaySwitch {
     static let outcomePollInterval = 0.1
     /// An outcome that has not come after this long never will: the adapter is stuck.
     static let outcomeLimit = 5.0
+    /// How long a TV may go on answering its old power after a command before that answer is
+    /// believed: TVs take seconds to change, and some say so (standby to on) while others
+    /// answer as they were until they have.
+    static let transitionLimit = 15.0
     /// How long a port with a physical address may stay without a logical address (the
     /// framework claims one in well under a second) before that is a fault.
     static let claimLimit = 5.0
@@ -38,10 +44,18 @@ public final class CECDisplay: DisplaySwitch {
         case command(DisplayPower)
         case activeSource
         case powerStatus
+        /// A power status asked before the latest wish: its answer may be from before the TV
+        /// was told, so it says nothing.
+        case stalePowerStatus
     }
 
     public let name: String
     public private(set) var power: DisplayPower?
+    /// What the TV last said, kept while `power` is unknown after a wish: the wish is sent at once
+    /// when it differs, not after the next question.
+    private var lastHeard: DisplayPower?
+    /// The last command delivered and when, until the TV's answer agrees with it.
+    private var changing: (power: DisplayPower, since: Double)?
     /// Whether the TV answers Give Device Power Status; nil until it has been asked.
     public private(set) var reportsPower: Bool?
     private let adapter: any CECAdapter
@@ -69,10 +83,19 @@ public final class CECDisplay: DisplaySwitch {
     public func set(power wish: DisplayPower, now: Double) {
         guard !isClosed else { return }
         self.wish = wish
-        // Told again: a TV that is not as told gets the command again, even one sent before.
-        if wish != power { sent = nil }
+        guard wish != power else { return }
+        // Told again: a TV that is not as told gets the command again, even one sent before;
+        // what it says is unknown until it is asked after the command.
+        sent = nil
+        power = nil
+        for index in pending.indices where pending[index].purpose == .powerStatus {
+            pending[index].purpose = .stalePowerStatus
+        }
         _ = poll(now: now)
     }
+
+    /// Whether a fault is being retried.
+    public var isFailing: Bool { trouble.isFailing }
 
     /// Reads the power back at the next `poll` (for `ambience probe`, which asks once).
     public func askPower(now: Double) {
@@ -135,12 +158,14 @@ public final class CECDisplay: DisplaySwitch {
             // No physical address: nothing shows this computer. A TV in standby pulls hot-plug
             // low, so that is asleep, and nothing but Image View On may be sent.
             power = .off
+            lastHeard = .off
             trouble.succeeded("display \(name): answering again; off (no hot-plug)")
         }
         if let wish, sent != wish {
-            if power == wish {
+            let believed = power ?? lastHeard
+            if believed == wish {
                 sent = wish
-            } else if power != nil || reportsPower == false {
+            } else if believed != nil || reportsPower == false {
                 return command(wish, from: initiator, at: address, now: now)
             }
         }
@@ -214,10 +239,13 @@ public final class CECDisplay: DisplaySwitch {
         switch purpose {
         case .command(let wish):
             sent = wish
+            changing = (wish, now)
             checkAt = now + Self.powerSettle
             if reportsPower == false { power = wish }
         case .activeSource:
             owesActiveSource = false
+        case .stalePowerStatus:
+            break
         case .powerStatus:
             checkAt = now + Self.powerCheckInterval
             guard case .received(let reply) = outcome.reply else {
@@ -232,6 +260,14 @@ public final class CECDisplay: DisplaySwitch {
                 return failed("\(CEC.describe(reply)) is not a power status", now: now)
             }
             reportsPower = true
+            lastHeard = reading
+            if let changing, reading != changing.power, now - changing.since < Self.transitionLimit {
+                // Still as it was: on its way, not refusing. Asked again in a second.
+                power = nil
+                checkAt = now + Self.powerSettle
+                return
+            }
+            changing = nil
             power = reading
             trouble.succeeded("display \(name): answering again; \(reading.rawValue)")
         }
@@ -240,6 +276,8 @@ public final class CECDisplay: DisplaySwitch {
     private func failed(_ message: String, now: Double) {
         trouble.failed("display \(name): \(message); retrying every second")
         power = nil
+        lastHeard = nil
+        changing = nil
         sent = nil
         pending = []
         unclaimedSince = nil

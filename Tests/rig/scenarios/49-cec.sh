@@ -1,0 +1,201 @@
+# shellcheck shell=bash
+# `ambience run` with [display] device = "cec:N" puts a television to sleep and wakes it through
+# the kernel's real CEC framework (docs/display-sleep.md, "Televisions"). The kernel's vivid
+# driver gives three CEC adapters on one emulated CEC bus: its HDMI input's plays the TV, under
+# v4l-utils' cec-follower; its first HDMI output's is the Pi's HDMI port, the daemon's; the
+# second output's is the test's own, from which cec-ctl asks the TV its power. vivid's
+# display_present control on the output plays the TV's hot-plug line. What is checked is the
+# TV's power as cec-ctl hears it, the messages the TV received (cec-follower's log), and what
+# the reader and the state file are told. The daemon runs as nobody in the video group, which
+# owns /dev/cecN as Debian's udev rules make it. Every wait is bounded.
+
+# The minute of darkness (sleep_after = 1) and the margin; cec-follower's TV takes seconds in
+# each transition, which it reports as "to-standby" and "to-on".
+CEC_DARK_WAIT=$((60 + DISPLAY_WAIT))
+CEC_TV_LOG=$RIG_WORK/cec-tv.log
+
+# The vivid adapter named NAME: its number, N of /dev/cecN.
+cec_adapter() {  # cec_adapter NAME
+    local node
+    for node in /dev/cec[0-9]*; do
+        if cec-ctl -d "$node" 2>/dev/null | grep -q "Adapter Name *: $1\$"; then
+            echo "${node#/dev/cec}"
+            return 0
+        fi
+    done
+    echo "no CEC adapter named $1" >&2
+    return 1
+}
+
+# The TV's power as cec-ctl asks it from the test's adapter: on, standby, to-on, to-standby.
+tv_power() {
+    cec-ctl -d "$CEC_ASKER" --to 0 --give-device-power-status 2>/dev/null |
+        sed -n 's/^[[:space:]]*pwr-state: \([a-z-]*\) .*/\1/p'
+}
+tv_power_is() {  # tv_power_is POWER: asks at most once a second (each ask is a CEC message)
+    [ "$(tv_power)" = "$1" ] && return 0
+    pause 1
+    return 1
+}
+
+# How many messages with OPCODE (cec-ctl's name: IMAGE_VIEW_ON) the TV received; cec-follower
+# logs each as "    Playback Device 2 to TV (8 to 0): STANDBY (0x36)". The test's adapter sends
+# nothing but Give Device Power Status.
+tv_received() {  # tv_received OPCODE
+    grep -c "): $1 (0x" "$CEC_TV_LOG" || true
+}
+
+# The hot-plug line of the daemon's port: 0 as a TV that pulls it low in standby, 1 back.
+# vivid gives the port its physical address back only when its input's EDID is set again.
+cec_hot_plug() {  # cec_hot_plug 0|1
+    v4l2-ctl -d "$CEC_OUTPUT_VIDEO" -c "display_present=$1"
+    [ "$1" = 0 ] || v4l2-ctl -d "$CEC_INPUT_VIDEO" --set-edid="file=$RIG_WORK/cec-edid.hex"
+    echo "# hot-plug $1: the port's $(cec_port_address)"
+}
+
+cec_port_address() {
+    cec-ctl -d "$CEC_PORT" | sed -n 's/^[[:space:]]*\(Physical Address\)[[:space:]]*: /\1 /p'
+}
+
+tv_got() {  # tv_got COUNT OPCODE: for eventually, which must count anew at each try
+    [ "$(tv_received "$2")" = "$1" ]
+}
+
+# The TV received COUNT messages with OPCODE, or the check fails with everything shown.
+tv_received_is() {  # tv_received_is DIR COUNT OPCODE WHAT
+    local got
+    got=$(tv_received "$3")
+    [ "$got" = "$2" ] || { echo "$3 messages $4: $got, wanted $2"; cec_describe "$1"; return 1; }
+}
+
+cec_describe() {  # cec_describe DIR
+    daemon_describe "$1"
+    echo "TV power: $(tv_power)"
+    echo "cec-follower (the TV), its last lines:"
+    tail -n 60 "$CEC_TV_LOG"
+}
+
+cec_becomes() {  # cec_becomes DIR POWER on|off WHAT [SECONDS]
+    local start
+    start=$(uptime_now)
+    eventually "${5:-$DISPLAY_WAIT}" display_is "$1" tv_power_is "$2" "$3" ||
+        { echo "the TV is not $2 (lines: $3): $4"; cec_describe "$1"; return 1; }
+    echo "# TV $2, lines $3: $4, after $(seconds_since "$start")s"
+}
+
+# vivid with one HDMI input (the TV) and two HDMI outputs (the daemon's port, the test's), the
+# TV configured and followed, the test's adapter a playback device.
+cec_start() {
+    local video
+    ambience_is_built
+    modprobe vivid n_devs=1 node_types=0x101 num_inputs=1 input_types=0x3 num_outputs=2 output_types=0x3
+    CEC_TV=$(cec_adapter vivid-000-vid-cap0)
+    CEC_PORT=$(cec_adapter vivid-000-vid-out0)
+    CEC_ASKER=$(cec_adapter vivid-000-vid-out1)
+    # The output node has vivid's display_present control, the input node the EDID.
+    CEC_OUTPUT_VIDEO='' CEC_INPUT_VIDEO=''
+    for video in /dev/video[0-9]*; do
+        if v4l2-ctl -d "$video" -C display_present >/dev/null 2>&1; then
+            CEC_OUTPUT_VIDEO=$video
+        else
+            CEC_INPUT_VIDEO=$video
+        fi
+    done
+    if [ -z "$CEC_OUTPUT_VIDEO" ] || [ -z "$CEC_INPUT_VIDEO" ]; then
+        fail "no vivid output and input nodes"
+    fi
+    v4l2-ctl -d "$CEC_INPUT_VIDEO" --get-edid="file=$RIG_WORK/cec-edid.hex,format=hex"
+    cec-ctl -d "$CEC_TV" --tv >/dev/null
+    cec-follower -d "$CEC_TV" --show-msgs --show-state >"$CEC_TV_LOG" 2>&1 &
+    echo $! >"$RIG_WORK/cec-tv.job"
+    cec-ctl -d "$CEC_ASKER" --playback >/dev/null
+    eventually "$DISPLAY_WAIT" tv_power_is on || { echo "the TV never answered"; cat "$CEC_TV_LOG"; return 1; }
+    # As Debian's udev rules make it (SUBSYSTEM=="cec", GROUP="video").
+    chgrp video "/dev/cec$CEC_PORT"
+    chmod 0660 "/dev/cec$CEC_PORT"
+}
+
+cec_stop() {
+    [ -s "$RIG_WORK/cec-tv.job" ] || return 0
+    kill "$(cat "$RIG_WORK/cec-tv.job")" 2>/dev/null || true
+    wait "$(cat "$RIG_WORK/cec-tv.job")" 2>/dev/null || true
+    rm -f "$RIG_WORK/cec-tv.job"
+    modprobe -r vivid || true
+}
+
+# The daemon on the vivid port, as nobody in the video group, in a lit room.
+cec_daemon_start() {  # cec_daemon_start DIR
+    local dir=$1 video_gid
+    cec_start
+    trap cec_stop EXIT
+    video_gid=$(getent group video | cut -d: -f3)
+    rig_grant_device_groups
+    bh1750_light "$DISPLAY_LIT"
+    display_sleep_config "$dir" "cec:$CEC_PORT"
+    daemon_start "$dir" as_user "$I2C_GID,$GPIO_GID,$video_gid" --
+    # shellcheck disable=SC2064 # DIR is fixed now
+    trap "daemon_kill '$dir'; cec_stop" EXIT
+    cec_becomes "$dir" on on "lit at start"
+    log_says "$dir" 1 "display cec$CEC_PORT: claiming a Playback address"
+}
+
+the_tv_sleeps_with_the_room() {
+    local dir=$RIG_WORK/display-cec-room
+    cec_daemon_start "$dir"
+    # A TV that is on when the daemon starts is left on its input.
+    tv_received_is "$dir" 0 ACTIVE_SOURCE "at start"
+    tv_received_is "$dir" 0 IMAGE_VIEW_ON "at start"
+    # The room: a minute of darkness sleeps the TV, the light wakes it on this input.
+    bh1750_light "$DISPLAY_DARK"
+    cec_becomes "$dir" standby off "the room dark (sleep_after 60 s)" "$CEC_DARK_WAIT"
+    log_says "$dir" 1 "display cec$CEC_PORT: asleep (the room stayed dark)"
+    tv_received_is "$dir" 1 STANDBY "after the dark"
+    bh1750_light "$DISPLAY_LIT"
+    cec_becomes "$dir" on on "the light on (wake_after 1 s)"
+    tv_received_is "$dir" 1 IMAGE_VIEW_ON "after the light"
+    tv_received_is "$dir" 1 ACTIVE_SOURCE "after the light"
+    grep -q "phys-addr: 1.0.0.0" "$CEC_TV_LOG" || { echo "no Active Source for 1.0.0.0"; cec_describe "$dir"; return 1; }
+    log_says "$dir" 0 "retrying every second"
+    log_says "$dir" 0 "turned itself"
+    # A stopping daemon leaves the TV awake.
+    display_command "$dir" off
+    cec_becomes "$dir" standby off "display off before the stop"
+    daemon_stop "$dir"
+    eventually "$DISPLAY_WAIT" tv_power_is on || { echo "the TV slept on after the stop"; cec_describe "$dir"; return 1; }
+}
+
+a_tv_that_pulled_hot_plug_is_woken_from_unregistered() {
+    local dir=$RIG_WORK/display-cec-hot-plug
+    cec_daemon_start "$dir"
+    display_command "$dir" off
+    cec_becomes "$dir" standby off "display off"
+    # The TV pulls hot-plug low in standby: the port loses its addresses; the lines say off.
+    cec_hot_plug 0
+    display_stays "$dir" tv_power_is standby "hot-plug low"
+    display_lines_say "$dir" off || { echo "the lines do not say off"; cec_describe "$dir"; return 1; }
+    display_command "$dir" on
+    # Woken from the unregistered address, the only one the port has now.
+    eventually "$DISPLAY_WAIT" grep -q "Unregistered to TV (15 to 0): IMAGE_VIEW_ON" "$CEC_TV_LOG" ||
+        { echo "no Image View On from unregistered"; cec_describe "$dir"; return 1; }
+    eventually "$DISPLAY_WAIT" tv_power_is on || { echo "the TV did not wake"; cec_describe "$dir"; return 1; }
+    # Without hot-plug nothing shows this computer: still off in the lines.
+    display_lines_say "$dir" off || { echo "the lines do not say off without hot-plug"; cec_describe "$dir"; return 1; }
+    # The TV raises hot-plug as it wakes: the framework claims the address again, and the
+    # daemon says Active Source and reads the TV's power.
+    cec_hot_plug 1
+    eventually "$DISPLAY_WAIT" tv_got 1 ACTIVE_SOURCE ||
+        { echo "no Active Source after hot-plug came back"; cec_describe "$dir"; return 1; }
+    cec_becomes "$dir" on on "hot-plug back"
+    tv_received_is "$dir" 1 IMAGE_VIEW_ON "in all"
+    log_says "$dir" 0 "retrying every second"
+    log_says "$dir" 0 "turned itself"
+}
+
+# cec-follower's TV takes seconds in each transition, and the room a minute of darkness.
+cec_saved_timeout=$CHECK_TIMEOUT
+CHECK_TIMEOUT=300
+check "the daemon puts a CEC TV (vivid, cec-follower) in standby after a minute's dark and wakes it on its input in light, leaves it on its input at start, awake after a stop" \
+    the_tv_sleeps_with_the_room
+check "a CEC TV that pulled hot-plug low in standby is woken from unregistered, and told Active Source once hot-plug is back" \
+    a_tv_that_pulled_hot_plug_is_woken_from_unregistered
+CHECK_TIMEOUT=$cec_saved_timeout
