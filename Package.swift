@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "AmbienceOutputs",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceSensors", "AmbienceSystem", "CGPIODShim", "CLinux",
+                "AmbienceClient", "AmbienceCore", "AmbienceSensors", "AmbienceSystem", "CGPIODShim",
             ]),
 
         // The I2C bus protocol, i2c-dev, and one folder per chip (Chips/NAME): its driver, settings and

@@ -25,6 +25,13 @@ public struct PlotBuilder {
         public var summary: TraceSummary { summaryBuilder.finish() }
     }
 
+    /// A stretch of the display's power.
+    public struct PowerSpan: Equatable, Sendable {
+        public var start: Double
+        public var end: Double
+        public var power: DisplayPower
+    }
+
     public struct Span: Equatable, Sendable {
         public var start: Double
         public var end: Double
@@ -53,12 +60,23 @@ public struct PlotBuilder {
     /// clock) is drawn after the one before it, an interval on, instead of over it.
     private var timeShift = 0.0
 
+    /// `[display]`'s engine over the first configuration's light, when there is a `[display]`.
+    private var displayConfiguration: DisplaySleepConfiguration?
+    private var displayEngine: DisplaySleepEngine?
+    /// Where the display's power changed, from the first row on.
+    private var displayChanges: [(time: Double, power: DisplayPower)] = []
+
     /// Whether the trace (a record of a daemon with `[backlight]`) has a brightness to draw.
     public var hasBrightness: Bool { brightness.contains { $0.isFinite } }
 
-    /// `configurations`: one, or two to compare, each with a name for the legend and table.
-    public init(configurations: [(name: String, configuration: EngineConfiguration)]) {
+    /// `configurations`: one, or two to compare, each with a name for the legend and table;
+    /// `display`: `[display]`'s settings, whose sleep is drawn from the first one's light.
+    public init(
+        configurations: [(name: String, configuration: EngineConfiguration)],
+        display: DisplaySleepConfiguration? = nil
+    ) {
         runs = configurations.map { Run(name: $0.name, configuration: $0.configuration) }
+        displayConfiguration = display
     }
 
     public mutating func add(_ row: TraceReader.Row) {
@@ -86,7 +104,32 @@ public struct PlotBuilder {
                 }
                 runs[index].overrideSince = held.map { (row.time, $0) }
             }
-            if index == 0 { filtered.append(engine.filteredLux ?? .nan) }
+            if index == 0 {
+                filtered.append(engine.filteredLux ?? .nan)
+                addToDisplay(row, filtered: engine.filteredLux)
+            }
+        }
+    }
+
+    /// The display as the room alone would have it: a trace holds no touches, and no time of
+    /// day for the awake windows. A daemon's new run starts it awake, as the daemon does.
+    private mutating func addToDisplay(_ row: TraceReader.Row, filtered: Double?) {
+        guard let displayConfiguration else { return }
+        if row.startsRun || displayEngine == nil {
+            displayEngine = DisplaySleepEngine(configuration: displayConfiguration)
+        }
+        guard var engine = displayEngine else { return }
+        engine.ingest(lux: row.lux, filtered: filtered, at: row.time, minuteOfDay: nil)
+        if engine.output != displayChanges.last?.power { displayChanges.append((row.time, engine.output)) }
+        displayEngine = engine
+    }
+
+    /// The display's power from the first row to the last; empty without `[display]`.
+    public func displaySpans() -> [PowerSpan] {
+        guard let last = times.last else { return [] }
+        return displayChanges.indices.map { index in
+            let end = index + 1 < displayChanges.count ? displayChanges[index + 1].time : last
+            return PowerSpan(start: displayChanges[index].time, end: end, power: displayChanges[index].power)
         }
     }
 

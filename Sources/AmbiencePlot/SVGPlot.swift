@@ -30,7 +30,9 @@ public enum SVGPlot {
         let xScale = TimeScale(start: first, end: last, width: plotWidth, left: left)
         let yScale = LogScale(plot: plot, top: top, height: plotHeight)
         let bandsTop = top + plotHeight + 28
-        let axisTop = bandsTop + Double(plot.runs.count) * (bandHeight + 6)
+        let displaySpans = plot.displaySpans()
+        let bands = plot.runs.count + (displaySpans.isEmpty ? 0 : 1)
+        let axisTop = bandsTop + Double(bands) * (bandHeight + 6)
         let tableTop = axisTop + 64
         let summaries = plot.runs.map { $0.summary }
         let table = SummaryTable.rows(summaries)
@@ -57,6 +59,10 @@ public enum SVGPlot {
         }
         for index in plot.runs.indices.dropFirst() {
             body += bandMarkers(plot, run: index, xScale, top: bandsTop + Double(index) * (bandHeight + 6))
+        }
+        if !displaySpans.isEmpty {
+            body += displayBand(
+                displaySpans, xScale, top: bandsTop + Double(plot.runs.count) * (bandHeight + 6))
         }
         body += timeAxis(xScale, top: axisTop)
         body += legend(plot, x: left + plotWidth + 76, y: top)
@@ -275,6 +281,21 @@ public enum SVGPlot {
         return out + "</g>\n"
     }
 
+    /// `[display]`'s sleep from the first configuration's light: dark where asleep.
+    private static func displayBand(_ spans: [PlotBuilder.PowerSpan], _ x: TimeScale, top: Double) -> String {
+        var out = "<g id=\"display-band\">"
+        out += text(
+            x.left - 6, top + bandHeight / 2 + 4, "display",
+            attributes: "class=\"band-label\" text-anchor=\"end\"")
+        for (index, span) in spans.enumerated() {
+            let start = x.position(span.start)
+            out += rect(
+                start, top, max(0.5, x.position(span.end) - start), bandHeight,
+                attributes: "class=\"display-span display-\(span.power.rawValue)\" id=\"display-\(index)\"")
+        }
+        return out + "</g>\n"
+    }
+
     private static func timeAxis(_ x: TimeScale, top: Double) -> String {
         var out = "<g id=\"time-axis\">"
         for tick in x.ticks {
@@ -324,6 +345,10 @@ public enum SVGPlot {
         entry(
             "<circle cx=\"\(n(x + 10))\" cy=\"\(n(row))\" r=\"5\" class=\"event\" fill=\"#a5d6a7\"/>",
             "switch (to the colour)")
+        if !plot.displaySpans().isEmpty {
+            entry(
+                rect(x, row - 6, 20, 12, attributes: "class=\"display-span display-off\""), "display asleep")
+        }
         return out + "</g>\n"
     }
 
@@ -385,6 +410,9 @@ public enum SVGPlot {
         .event-rule { stroke: #212121; stroke-opacity: 0.15; }
         rect.event { fill: #212121; stroke: none; }
         .state-span { stroke: none; }
+        .display-span { stroke: none; }
+        .display-on { fill: #eceff1; }
+        .display-off { fill: #263238; }
         </style>
         \(body)</svg>
 

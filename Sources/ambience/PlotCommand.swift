@@ -23,7 +23,9 @@ let plotCommand = Command(
           The engine's settings come from --config (the daemon's TOML file) or from replay's
           options (--invert-regular FALL,RISE --regular-contrast FALL,RISE --tau --dwell --latency
           --interval --fault-after). --compare PATH adds a second configuration's state band,
-          boundaries and column in the table: what those settings would have done.
+          boundaries and column in the table: what those settings would have done. With a
+          [display] table in --config, a band shows when the display would have slept, from the
+          light alone (a trace holds no touches, and no time of day for awake windows).
           Exit 0 with the picture written; 1 on a malformed row or an unwritable FILE; 2 on bad
           usage; 78 on a configuration that breaks the guarantees.
         """,
@@ -36,12 +38,15 @@ private func runPlot(_ arguments: inout Arguments) throws(CommandFailure) -> Exi
     let boards = try arguments.option("--boards")
     let title = try arguments.option("--title")
     var configuration = try engineConfiguration(&arguments, defaults: .indoorKiosk)
+    var display: DisplaySleepConfiguration?
     guard let path = arguments.positional() else {
         throw CommandFailure.usage("give a trace: a CSV file, or - for standard input")
     }
     try arguments.finish()
     if let configPath {
-        configuration = try loadAtStart(configurationLoader(path: configPath, boards: boards)).engine
+        let loaded = try loadAtStart(configurationLoader(path: configPath, boards: boards))
+        configuration = loaded.engine
+        display = loaded.display?.sleep
     }
     var configurations = [(name: configPath ?? "command-line settings", configuration: configuration)]
     if let comparePath {
@@ -51,7 +56,7 @@ private func runPlot(_ arguments: inout Arguments) throws(CommandFailure) -> Exi
 
     let input = try openInput(path)
     defer { if input != .standardInput { input.close() } }
-    var plot = PlotBuilder(configurations: configurations)
+    var plot = PlotBuilder(configurations: configurations, display: display)
     var reader = LineReader(descriptor: input)
     var rows = TraceReader()
     do {

@@ -75,6 +75,15 @@ import Testing
         #expect(try Fixture.load(configuration.tomlText) == configuration)
     }
 
+    @Test func aTelevisionIsACECAdapterByNumber() throws {
+        let configuration = try Fixture.load(
+            Fixture.minimal("[backlight]\ndevice = 'ddc:2'\n[display]\ndevice = 'cec:1'\n"))
+        #expect(configuration.displayDevice == .cec(1))
+        #expect(configuration.sharedMonitor == nil)
+        #expect(configuration.tomlText.contains("\n[display]\ndevice = \"cec:1\"\n"))
+        #expect(try Fixture.load(configuration.tomlText) == configuration)
+    }
+
     @Test func aNewDisplayDeviceIsANewPartAndNewTimesAreNot() throws {
         let before = try Fixture.load(Fixture.minimal("[display]\n"))
         let later = try Fixture.load(Fixture.minimal("[display]\nsleep_after = 20\n"))

@@ -8,10 +8,13 @@ let plotConfiguration = try! EngineConfiguration(
     thresholds: plotThresholds, timeConstant: 1, minimumDwell: 5, latencyBound: 12, sampleInterval: 1,
     faultAfter: 10)
 
-func plot(_ rows: [(Double, Double?)], compare: EngineConfiguration? = nil) throws -> PlotBuilder {
+func plot(
+    _ rows: [(Double, Double?)], compare: EngineConfiguration? = nil,
+    display: DisplaySleepConfiguration? = nil
+) throws -> PlotBuilder {
     var configurations = [(name: "a", configuration: plotConfiguration)]
     if let compare { configurations.append((name: "b", configuration: compare)) }
-    var builder = PlotBuilder(configurations: configurations)
+    var builder = PlotBuilder(configurations: configurations, display: display)
     var reader = TraceReader()
     for (time, lux) in rows {
         if let row = try reader.row(Array("\(time),\(lux.map { "\($0)" } ?? "nan")".utf8)[...]) {
@@ -132,5 +135,41 @@ struct SVGPlotTests {
         let path = try #require(svg.split(separator: "\n").first { $0.contains("id=\"brightness\"") })
         #expect(path.contains(",428.0") && path.contains(",48.0"))
         #expect(path.filter { $0 == "M" }.count == 2)
+    }
+}
+
+struct DisplayBandTests {
+    static let sleep = try! DisplaySleepConfiguration(
+        sleepBelow: 3, wakeAbove: 10, sleepAfter: 600, wakeAfter: 2, awake: [])
+    /// Lit, dark from 100 s, lit again from 2000 s.
+    static let night: [(Double, Double?)] = (0...2100).map { t in
+        (Double(t), t < 100 || t >= 2000 ? 300 : 0.5)
+    }
+
+    @Test func theDisplaySleepsAfterTheDarkAndWakesWithTheLight() throws {
+        let builder = try plot(Self.night, display: Self.sleep)
+        let spans = builder.displaySpans()
+        #expect(spans.map(\.power) == [.on, .off, .on])
+        // The average (tau 1 s) falls below 3 lx about 5 s after the dark; ten minutes on it sleeps.
+        #expect(spans[1].start > 700 && spans[1].start < 710)
+        #expect(spans[2].start == 2002)
+        #expect(spans.last?.end == 2100)
+        let svg = SVGPlot.render(builder, title: "night")
+        #expect(svg.contains("<g id=\"display-band\">"))
+        #expect(svg.contains("class=\"display-span display-off\" id=\"display-1\""))
+        #expect(svg.contains("display asleep"))
+    }
+
+    @Test func aFailedReadIsNoDarkness() throws {
+        var rows = Self.night
+        rows[400] = (400, nil)
+        let spans = try plot(rows, display: Self.sleep).displaySpans()
+        #expect(spans[1].start > 1000)  // the ten minutes counted again after it
+    }
+
+    @Test func withoutDisplayThereIsNoBand() throws {
+        let builder = try plot(Self.night)
+        #expect(builder.displaySpans().isEmpty)
+        #expect(!SVGPlot.render(builder, title: "night").contains("display-band"))
     }
 }

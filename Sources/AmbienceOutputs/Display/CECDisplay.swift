@@ -138,7 +138,7 @@ public final class CECDisplay: DisplaySwitch {
             address = try adapter.physicalAddress()
             initiator = try adapter.logicalAddress()
         } catch {
-            return failed("\(error)", now: now)
+            return failed(error.description, now: now)
         }
         let plugged = address != CEC.invalidPhysicalAddress
         if plugged, initiator == nil {
@@ -147,7 +147,7 @@ public final class CECDisplay: DisplaySwitch {
             unclaimedSince = since
             if now - since >= Self.claimLimit {
                 return failed(
-                    "physical address \(CEC.describe(physicalAddress: address)) but no logical address:"
+                    "a physical address but no logical address:"
                         + " another program keeps the adapter unconfigured", now: now)
             }
             retryAt = now + Self.outcomePollInterval
@@ -159,7 +159,7 @@ public final class CECDisplay: DisplaySwitch {
             // low, so that is asleep, and nothing but Image View On may be sent.
             power = .off
             lastHeard = .off
-            trouble.succeeded("display \(name): answering again; off (no hot-plug)")
+            recovered("off (no hot-plug)")
         }
         if let wish, sent != wish {
             let believed = power ?? lastHeard
@@ -207,7 +207,7 @@ public final class CECDisplay: DisplaySwitch {
             let sequence = try adapter.transmit(message, reply: reply)
             pending.append((sequence, purpose, now))
         } catch {
-            failed("cannot send \(CEC.describe(message)): \(error)", now: now)
+            failed("cannot send: " + error.description, now: now)
         }
     }
 
@@ -217,7 +217,7 @@ public final class CECDisplay: DisplaySwitch {
             do throws(Errno) {
                 outcome = try adapter.receive()
             } catch {
-                return failed("\(error)", now: now)
+                return failed(error.description, now: now)
             }
             guard let outcome else { break }
             guard let index = pending.firstIndex(where: { $0.sequence == outcome.sequence }) else { continue }
@@ -225,7 +225,7 @@ public final class CECDisplay: DisplaySwitch {
             take(outcome, of: purpose, now: now)
         }
         if let oldest = pending.first, now - oldest.since >= Self.outcomeLimit {
-            failed("a message sent \(Int(Self.outcomeLimit)) seconds ago has had no outcome", now: now)
+            failed("a message sent has had no outcome for 5 seconds", now: now)
         }
     }
 
@@ -250,14 +250,14 @@ public final class CECDisplay: DisplaySwitch {
             checkAt = now + Self.powerCheckInterval
             guard case .received(let reply) = outcome.reply else {
                 if reportsPower != false {
-                    log("display \(name): the TV does not report its power; it is reported as last told")
+                    log("display " + name + ": the TV does not report its power; it is reported as last told")
                 }
                 reportsPower = false
                 power = sent
                 return
             }
             guard let reading = CEC.power(inReport: reply) else {
-                return failed("\(CEC.describe(reply)) is not a power status", now: now)
+                return failed("a Report Power Status without a power status", now: now)
             }
             reportsPower = true
             lastHeard = reading
@@ -269,12 +269,17 @@ public final class CECDisplay: DisplaySwitch {
             }
             changing = nil
             power = reading
-            trouble.succeeded("display \(name): answering again; \(reading.rawValue)")
+            recovered(reading.rawValue)
         }
     }
 
+    /// The end of a fault, with what the TV is now.
+    private func recovered(_ power: String) {
+        trouble.succeeded("display " + name + ": answering again; " + power)
+    }
+
     private func failed(_ message: String, now: Double) {
-        trouble.failed("display \(name): \(message); retrying every second")
+        trouble.failed("display " + name + ": " + message + "; retrying every second")
         power = nil
         lastHeard = nil
         changing = nil
@@ -296,28 +301,21 @@ extension CECDisplay {
     public static func open(adapter number: Int, log: @escaping OutputLog) throws(OutputError) -> CECDisplay {
         let path = LinuxCECAdapter.path(ofAdapter: number)
         let adapter: LinuxCECAdapter
-        do {
+        do throws(Errno) {
             adapter = try LinuxCECAdapter(path: path)
         } catch  where error == .noSuchFileOrDirectory {
             throw .configuration(
                 ConfigurationError(
                     key: "device",
-                    message: "cec:\(number): there is no \(path): on a Raspberry Pi the HDMI ports' CEC"
-                        + " adapters are /dev/cec0 and /dev/cec1 under the vc4-kms-v3d overlay"
-                        + " (`ambience probe` lists what this machine has)"))
-        } catch  where error == .permissionDenied {
-            throw .permissionDenied(
-                path: path,
-                hint:
-                    "it is for the video group: add the daemon's user to it (sudo usermod -aG video ambience)"
-                    + " and restart the daemon")
+                    message: "cec:\(number): no such adapter (a Pi's HDMI ports are cec:0 and cec:1 under"
+                        + " vc4-kms-v3d; `ambience probe` lists this machine's)"))
         } catch {
             throw Files.failure("open", path, error)
         }
         let name = "cec\(number)"
-        do {
+        do throws(Errno) {
             if try adapter.claimPlaybackAddress(osdName: sourceName) {
-                log("display \(name): claiming a Playback address, named \"\(sourceName)\" on the TV")
+                log("display \(name): claiming a Playback address, named \"ambience\" on the TV")
             }
         } catch {
             // Another program holds the adapter as its exclusive initiator: it keeps its

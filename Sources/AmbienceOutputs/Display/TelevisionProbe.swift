@@ -36,7 +36,7 @@ public enum TelevisionProbe {
             let path = LinuxCECAdapter.path(ofAdapter: number)
             let adapter: LinuxCECAdapter
             let identity: (name: String, driver: String)
-            do {
+            do throws(Errno) {
                 adapter = try LinuxCECAdapter(path: path)
                 identity = try adapter.identity()
             } catch {
@@ -51,7 +51,7 @@ public enum TelevisionProbe {
 
     private static func ask(_ adapter: LinuxCECAdapter, number: Int, clock: any Clock) -> Finding {
         let address: UInt16
-        do {
+        do throws(Errno) {
             address = try adapter.physicalAddress()
             guard address != CEC.invalidPhysicalAddress else { return .unplugged }
             guard try adapter.logicalAddress() != nil else { return .unconfigured(physicalAddress: address) }

@@ -123,6 +123,13 @@ cec_stop() {
     modprobe -r vivid || true
 }
 
+# `ambience probe`'s line for the daemon's port holds TEXT.
+probe_says() {  # probe_says TEXT
+    local line
+    line=$("$AMBIENCE" probe 2>&1 | grep "^cec$CEC_PORT " || true)
+    [[ $line == *"$1"* ]] || { echo "probe says of cec$CEC_PORT: '$line', wanted '$1'"; return 1; }
+}
+
 # The daemon on the vivid port, as nobody in the video group, in a lit room.
 cec_daemon_start() {  # cec_daemon_start DIR
     local dir=$1 video_gid
@@ -132,11 +139,14 @@ cec_daemon_start() {  # cec_daemon_start DIR
     rig_grant_device_groups
     bh1750_light "$DISPLAY_LIT"
     display_sleep_config "$dir" "cec:$CEC_PORT"
+    # Nobody has configured the port yet: the probe cannot ask the TV, and claims nothing.
+    probe_says "physical address 1.0.0.0: no logical address yet, so the TV cannot be asked"
     daemon_start "$dir" as_user "$I2C_GID,$GPIO_GID,$video_gid" --
     # shellcheck disable=SC2064 # DIR is fixed now
     trap "daemon_kill '$dir'; cec_stop" EXIT
     cec_becomes "$dir" on on "lit at start"
     log_says "$dir" 1 "display cec$CEC_PORT: claiming a Playback address"
+    probe_says "the TV answers on (Give Device Power Status): [display] device = \"cec:$CEC_PORT\" can put it to sleep"
 }
 
 the_tv_sleeps_with_the_room() {
@@ -171,6 +181,7 @@ a_tv_that_pulled_hot_plug_is_woken_from_unregistered() {
     cec_becomes "$dir" standby off "display off"
     # The TV pulls hot-plug low in standby: the port loses its addresses; the lines say off.
     cec_hot_plug 0
+    probe_says "no physical address: nothing plugged in, or a TV in standby that pulled hot-plug low"
     display_stays "$dir" tv_power_is standby "hot-plug low"
     display_lines_say "$dir" off || { echo "the lines do not say off"; cec_describe "$dir"; return 1; }
     display_command "$dir" on
