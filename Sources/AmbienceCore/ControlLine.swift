@@ -38,48 +38,50 @@ public enum ControlLine {
     }
 
     public static func parse(_ line: String) throws(ParseError) -> Engine.OverrideCommand {
-        let held = try hold(line, keyword: "override", placeholder: "STATE", needs: "a state") {
-            word throws(ParseError) in
-            guard let state = AmbienceState(rawValue: String(word)) else {
-                throw ParseError(message: "unknown state '\(word)': use invert, regular, contrast or auto")
-            }
-            return state
+        let keyword: Substring = "override"
+        guard let held = try held(line, keyword: keyword, placeholder: "STATE", needs: "a state") else {
+            return .auto
         }
-        return held.map { .hold($0.value, duration: $0.duration) } ?? .auto
+        guard let state = AmbienceState(rawValue: String(held.word)) else {
+            throw ParseError(message: "unknown state '\(held.word)': use invert, regular, contrast or auto")
+        }
+        return .hold(state, duration: try duration(of: held, keyword: keyword))
     }
 
     /// `brightness PERCENT [for DURATION]` or `brightness auto`; PERCENT is a whole number 0 to 100.
     public static func parseBrightness(_ line: String) throws(ParseError) -> BrightnessEngine.Command {
-        let held = try hold(line, keyword: "brightness", placeholder: "PERCENT", needs: "a percent") {
-            word throws(ParseError) in
-            guard let percent = Int(word.hasSuffix("%") ? word.dropLast() : word), percent >= 0,
-                percent <= 100
-            else {
-                throw ParseError(
-                    message: "'\(word)' is not a brightness: use a whole percent 0 to 100, or auto")
-            }
-            return percent
+        let keyword: Substring = "brightness"
+        guard let held = try held(line, keyword: keyword, placeholder: "PERCENT", needs: "a percent") else {
+            return .auto
         }
-        return held.map { .hold(percent: $0.value, duration: $0.duration) } ?? .auto
+        let word = held.word
+        guard let percent = Int(word.hasSuffix("%") ? word.dropLast() : word), percent >= 0, percent <= 100
+        else {
+            throw ParseError(message: "'\(word)' is not a brightness: use a whole percent 0 to 100, or auto")
+        }
+        return .hold(percent: percent, duration: try duration(of: held, keyword: keyword))
     }
 
     /// `display on|off [for DURATION]` or `display auto`.
     public static func parseDisplay(_ line: String) throws(ParseError) -> DisplaySleepEngine.Command {
-        let held = try hold(line, keyword: "display", placeholder: "on|off", needs: "on, off") {
-            word throws(ParseError) in
-            guard let power = DisplayPower(rawValue: String(word)) else {
-                throw ParseError(message: "'\(word)' is not a display power: use on, off or auto")
-            }
-            return power
+        let keyword: Substring = "display"
+        guard let held = try held(line, keyword: keyword, placeholder: "on|off", needs: "on, off") else {
+            return .auto
         }
-        return held.map { .hold($0.value, duration: $0.duration) } ?? .auto
+        guard let power = DisplayPower(rawValue: String(held.word)) else {
+            throw ParseError(message: "'\(held.word)' is not a display power: use on, off or auto")
+        }
+        return .hold(power, duration: try duration(of: held, keyword: keyword))
     }
 
-    /// `KEYWORD VALUE [for DURATION]`, or nil for `KEYWORD auto`: the grammar every override shares.
-    private static func hold<Value>(
-        _ line: String, keyword: Substring, placeholder: String, needs: String,
-        _ value: (Substring) throws(ParseError) -> Value
-    ) throws(ParseError) -> (value: Value, duration: Double?)? {
+    /// `KEYWORD VALUE [for DURATION]`, or nil for `KEYWORD auto`: the grammar every override
+    /// shares. The value's word and the words after it; the caller reads the value, then
+    /// `duration(of:keyword:)` the rest, so a bad value is the error reported before a bad
+    /// duration. Not generic over the value: one copy of the grammar in the daemon, not one per
+    /// kind of override.
+    private static func held(
+        _ line: String, keyword: Substring, placeholder: String, needs: String
+    ) throws(ParseError) -> (word: Substring, rest: ArraySlice<Substring>)? {
         let words = words(of: line)
         guard words.first == keyword else {
             throw ParseError(
@@ -92,14 +94,21 @@ public enum ControlLine {
             }
             return nil
         }
-        let held = try value(words[1])
-        switch words.count {
-        case 2:
-            return (held, nil)
-        case 4 where words[2] == "for":
-            return (held, try overrideDuration(words[3]))
+        return (words[1], words[2...])
+    }
+
+    /// The `for DURATION` after a held value, nil when there is none.
+    private static func duration(
+        of held: (word: Substring, rest: ArraySlice<Substring>), keyword: Substring
+    ) throws(ParseError) -> Double? {
+        let rest = held.rest
+        switch rest.count {
+        case 0:
+            return nil
+        case 2 where rest[rest.startIndex] == "for":
+            return try overrideDuration(rest[rest.startIndex + 1])
         default:
-            throw ParseError(message: "expected '\(keyword) \(words[1]) [for DURATION]'")
+            throw ParseError(message: "expected '\(keyword) \(held.word) [for DURATION]'")
         }
     }
 

@@ -146,6 +146,12 @@ struct ControlLineTests {
         ("brightness 40 during 2h", "expected 'brightness 40 [for DURATION]'"),
         ("brightness 40 for 366d", "'366d' is longer than the longest override, 365d (a year)"),
         ("brightness 40 for 0", "'0' is not a duration: use e.g. 90, 45s, 10m, 2h, 1h30m"),
+        // A bad value is said before a bad duration after it.
+        ("brightness 101 during 2h", "'101' is not a brightness: use a whole percent 0 to 100, or auto"),
+        ("display maybe for", "'maybe' is not a display power: use on, off or auto"),
+        ("display off for", "expected 'display off [for DURATION]'"),
+        ("override dim for 0", "unknown state 'dim': use invert, regular, contrast or auto"),
+        ("override invert for 0 now", "expected 'override invert [for DURATION]'"),
     ])
     func badBrightnessLinesSayWhy(line: String, message: String) {
         do {
