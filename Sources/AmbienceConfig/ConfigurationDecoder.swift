@@ -153,6 +153,19 @@ public struct ConfigurationDecoder {
         return value
     }
 
+    /// A string key read as a `Value`: `parse` gives nil for a text it refuses, and the fault is
+    /// then `refusal(text)` at the key's line. The one way a key's text becomes a value of its own.
+    public mutating func parsedString<Value>(
+        _ name: String, in section: Section, _ parse: (String) -> Value?, refusal: (String) -> String
+    ) -> Value? {
+        guard let (text, line, file) = string(name, in: section) else { return nil }
+        guard let value = parse(text) else {
+            fail(section.key(name), refusal(text), file: file, line: line)
+            return nil
+        }
+        return value
+    }
+
     public mutating func string(_ name: String, in section: Section) -> (
         value: String, line: Int, file: String
     )? {

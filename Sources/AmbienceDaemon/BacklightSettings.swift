@@ -129,16 +129,10 @@ extension DaemonConfiguration {
     static func decodeDevice(
         _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
     ) -> BacklightSettings.Device? {
-        guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
-        guard let device = BacklightSettings.Device(text) else {
-            decoder.fail(
-                section.key(name),
-                "\"\(text)\" is not a backlight: use \"auto\", a name in /sys/class/backlight"
-                    + " (\"rpi_backlight\"), its directory (an absolute path), or \"ddc:BUS\"",
-                file: file, line: line)
-            return nil
+        decoder.parsedString(name, in: section, BacklightSettings.Device.init) { text in
+            "\"\(text)\" is not a backlight: use \"auto\", a name in /sys/class/backlight"
+                + " (\"rpi_backlight\"), its directory (an absolute path), or \"ddc:BUS\""
         }
-        return device
     }
 
     /// `[[lux, percent], …]`, validated by `BrightnessCurve`; nil when not given or refused.

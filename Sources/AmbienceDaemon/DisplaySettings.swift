@@ -126,16 +126,10 @@ extension DaemonConfiguration {
     private static func decodeDisplayDevice(
         _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
     ) -> DisplaySettings.Device? {
-        guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
-        guard let device = DisplaySettings.Device(text) else {
-            decoder.fail(
-                section.key(name),
-                "\"\(text)\" is not a display: use \"auto\", a name in /sys/class/backlight"
-                    + " (\"rpi_backlight\"), its directory (an absolute path), \"ddc:BUS\" or \"cec:N\"",
-                file: file, line: line)
-            return nil
+        decoder.parsedString(name, in: section, DisplaySettings.Device.init) { text in
+            "\"\(text)\" is not a display: use \"auto\", a name in /sys/class/backlight"
+                + " (\"rpi_backlight\"), its directory (an absolute path), \"ddc:BUS\" or \"cec:N\""
         }
-        return device
     }
 
     /// `["07:00-22:00", …]`: times of day the display never sleeps in.

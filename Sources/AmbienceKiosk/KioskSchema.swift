@@ -80,15 +80,9 @@ extension KioskSettings {
             .value(
                 name,
                 read: { name, section, decoder in
-                    guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
-                    guard values.contains(text) else {
-                        decoder.fail(
-                            section.key(name),
-                            "\"\(text)\" is not a value of \(name): use \(ConfigurationDecoder.alternatives(values))",
-                            file: file, line: line)
-                        return nil
+                    decoder.parsedString(name, in: section, { values.contains($0) ? $0 : nil }) { text in
+                        "\"\(text)\" is not a value of \(name): use \(ConfigurationDecoder.alternatives(values))"
                     }
-                    return text
                 },
                 write: { TOMLWriter.string($0) },
                 get: { appearance in appearance.features.first { $0.name == name }?.value },

@@ -253,12 +253,7 @@ public struct MQTTConfiguration: Equatable, Sendable {
         .value(
             name,
             read: { name, section, decoder in
-                guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
-                guard isValid(text) else {
-                    decoder.fail(section.key(name), "\"\(text)\" " + message, file: file, line: line)
-                    return nil
-                }
-                return text
+                decoder.parsedString(name, in: section, { isValid($0) ? $0 : nil }) { "\"\($0)\" " + message }
             },
             write: { TOMLWriter.string($0) }, get: get, set: set)
     }

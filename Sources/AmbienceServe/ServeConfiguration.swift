@@ -156,29 +156,17 @@ public struct ServeConfiguration: Equatable, Sendable {
         .value(
             "listen",
             read: { name, section, decoder in
-                guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
-                guard let address = ListenAddress(parsing: text) else {
-                    decoder.fail(
-                        section.key(name),
-                        "\"\(text)\" is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470, localhost:8470)",
-                        file: file, line: line)
-                    return nil
+                decoder.parsedString(name, in: section, ListenAddress.init(parsing:)) { text in
+                    "\"\(text)\" is not ADDRESS:PORT (127.0.0.1:8470, [::1]:8470, localhost:8470)"
                 }
-                return address
             },
             write: { TOMLWriter.string($0.description) }, get: { $0.listen }, set: { $0.listen = $1 }),
         .value(
             "allowed_origin",
             read: { name, section, decoder in
-                guard let (text, line, file) = decoder.string(name, in: section) else { return nil }
-                guard isOrigin(text) else {
-                    decoder.fail(
-                        section.key(name),
-                        "\"\(text)\" is not \"*\" or an origin such as \"https://dash.example:8123\"",
-                        file: file, line: line)
-                    return nil
+                decoder.parsedString(name, in: section, { isOrigin($0) ? $0 : nil }) { text in
+                    "\"\(text)\" is not \"*\" or an origin such as \"https://dash.example:8123\""
                 }
-                return text
             },
             write: { TOMLWriter.string($0) }, get: { $0.allowedOrigin }, set: { $0.allowedOrigin = $1 }),
         .absolutePath("pipe", get: { $0.pipe }, set: { $0.pipe = $1 }),
