@@ -132,6 +132,9 @@ public final class CECDisplay: DisplaySwitch {
     /// Sends what is due: the wish when the TV is not as wished (asking it first when that is
     /// not known), else Active Source once the address is back, else the power check.
     private func act(now: Double) {
+        // The adapter is read only when something is due: the loop calls at every sample.
+        let due = (wish != nil && wish != sent) || owesActiveSource || unclaimedSince != nil || now >= checkAt
+        guard due else { return }
         let address: UInt16
         let initiator: UInt8?
         do throws(Errno) {
