@@ -116,12 +116,15 @@ let package = Package(
         .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
         // `ambience kiosk`: the DevTools protocol session that keeps a browser's pages at the room's
         // colour scheme, and its settings. Pure; the program around it does the I/O.
-        .target(name: "AmbienceKiosk", dependencies: ["AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
+        .target(name: "AmbienceKiosk", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
+        // A Wayland session's output power (wlr-output-power-management), for `[display] device =
+        // "wayland"`: libwayland-client opened at run time, so nothing more to link or depend on.
+        .target(name: "CWaylandShim"),
         .executableTarget(
             name: "ambience-kiosk",
             dependencies: [
                 "AmbienceClient", "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceSystem",
-                "AmbienceCommandLine",
+                "AmbienceCommandLine", "CWaylandShim",
             ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
@@ -194,7 +197,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "JSON"]),
+        .testTarget(name: "AmbienceKioskTests", dependencies: ["AmbienceKiosk", "AmbienceCore", "JSON"]),
         .testTarget(
             name: "AmbienceMQTTTests",
             dependencies: ["AmbienceMQTT", "AmbienceConfig", "AmbienceSystem", "JSON"]),

@@ -16,9 +16,17 @@ public struct StateFollower: Sendable {
         public var lux: String?
     }
 
+    /// The display's power and what the daemon asks of a Wayland session's outputs, as the
+    /// newest line says them (`display`, `display_asked`).
+    public struct Display: Equatable, Sendable {
+        public var power: DisplayPower?
+        public var asked: DisplayPower?
+    }
+
     /// The state last returned.
     public private(set) var acted: AmbienceState?
     private var framer = LineFramer()
+    private var display: Display?
 
     public init() {}
 
@@ -27,11 +35,20 @@ public struct StateFollower: Sendable {
     public mutating func consume<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Update? {
         var newest: (state: AmbienceState, lux: String?)?
         for line in framer.push(bytes) {
-            if let decoded = Self.decode(line) { newest = decoded }
+            guard let event = Self.decode(line), let state = event.state else { continue }
+            newest = (state, event.lux.map { EventLine.number($0) })
+            display = Display(power: event.display, asked: event.displayAsked)
         }
         guard let newest, newest.state != acted else { return nil }
         defer { acted = newest.state }
         return Update(state: newest.state, previous: acted, lux: newest.lux)
+    }
+
+    /// The display as the newest line said it, once per batch of lines that had one: the kiosk
+    /// acts on each, state changed or not.
+    public mutating func takeDisplay() -> Display? {
+        defer { display = nil }
+        return display
     }
 
     /// The writer went away: a partial line will never be finished.
@@ -42,12 +59,11 @@ public struct StateFollower: Sendable {
     /// Over-long lines skipped since the last call (see `LineFramer`), for the log.
     public mutating func takeSkipped() -> Int { framer.takeSkipped() }
 
-    /// The state and lux of a `change` or `current` line, in either format; nil for other
-    /// events and for anything that is not an event line.
-    static func decode(_ line: [UInt8]) -> (state: AmbienceState, lux: String?)? {
-        guard let event = try? EventLine.decode(line), event.kind == .change || event.kind == .current,
-            let state = event.state
+    /// A `change` or `current` line, in either format; nil for other events and for anything
+    /// that is not an event line.
+    static func decode(_ line: [UInt8]) -> EventLine.Decoded? {
+        guard let event = try? EventLine.decode(line), event.kind == .change || event.kind == .current
         else { return nil }
-        return (state, event.lux.map { EventLine.number($0) })
+        return event
     }
 }

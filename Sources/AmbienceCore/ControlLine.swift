@@ -5,21 +5,34 @@
 /// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`, at most
 /// `longestOverride` (a year).
 /// Besides overrides, `record` asks the daemon to write its record of the light
-/// (`LightRecord`) beside the control pipe, for `ambience record`.
+/// (`LightRecord`) beside the control pipe, for `ambience record`, and `outputs on|off` is
+/// `ambience kiosk` saying what a Wayland session's outputs are (`[display] device = "wayland"`).
 public enum ControlLine {
     public enum Request: Equatable, Sendable {
         case override(Engine.OverrideCommand)
         case brightness(BrightnessEngine.Command)
         case display(DisplaySleepEngine.Command)
         case record
+        /// The Wayland session's outputs, as the compositor says: any on is on.
+        case outputs(DisplayPower)
     }
 
     public static let recordRequest = "record"
+    public static let outputsReport = "outputs"
+
+    /// The line `ambience kiosk` writes when the session's outputs are `power`.
+    public static func outputs(_ power: DisplayPower) -> String { outputsReport + " " + power.rawValue }
 
     /// Any line the control pipe takes.
     public static func request(_ line: String) throws(ParseError) -> Request {
         let words = words(of: line)
         if words.count == 1, words[0] == recordRequest { return .record }
+        if words.first.map({ $0 == outputsReport }) == true {
+            guard words.count == 2, let power = DisplayPower(rawValue: String(words[1])) else {
+                throw ParseError(message: "expected 'outputs on' or 'outputs off'")
+            }
+            return .outputs(power)
+        }
         switch words.first {
         case "override": return .override(try parse(line))
         case "brightness": return .brightness(try parseBrightness(line))

@@ -40,6 +40,9 @@ public struct Event: Equatable, Sendable {
     /// Whether the display is awake or asleep at the event (docs/display-sleep.md), as its
     /// device says; nil when no `[display]` is configured. The daemon fills it in.
     public var display: DisplayPower?
+    /// What the daemon asks of a Wayland session's outputs (`[display] device = "wayland"`), which
+    /// `ambience kiosk` puts them to; nil for every other display. The daemon fills it in.
+    public var displayAsked: DisplayPower?
 
     public init(
         kind: Kind, state: AmbienceState?, previous: AmbienceState?, animated: Bool, reason: Reason?,

@@ -22,9 +22,10 @@ public enum EventLine {
         }
     }
 
-    /// The keys after `time` came later (override, fault, brightness, then display); they sit last
-    /// so that readers written for the first eight keys read on unchanged. `display` is there only
-    /// when a `[display]` is configured, so the lines of a daemon without one are as before.
+    /// The keys after `time` came later (override, fault, brightness, display, then
+    /// display_asked); they sit last so that readers written for the first eight keys read on
+    /// unchanged. `display` is there only when a `[display]` is configured, and `display_asked`
+    /// only when that display is a Wayland session's, so the lines of other daemons are as before.
     static func json(_ event: Event, time: String, now: Double) -> String {
         var line = "{\"event\":\"\(event.kind.rawValue)\""
         line += ",\"state\":" + quoted(event.state?.rawValue)
@@ -39,6 +40,7 @@ public enum EventLine {
         line += ",\"fault\":\(event.faulted)"
         line += ",\"brightness\":" + (event.brightness.map { String($0) } ?? "null")
         if let display = event.display { line += ",\"display\":\"" + display.rawValue + "\"" }
+        if let asked = event.displayAsked { line += ",\"display_asked\":\"" + asked.rawValue + "\"" }
         line += "}\n"
         return line
     }
@@ -110,6 +112,8 @@ extension EventLine {
         /// The display awake or asleep; nil when no `[display]` is configured, or the line is
         /// from before the key.
         public var display: DisplayPower?
+        /// What the daemon asks of a Wayland session's outputs; nil for other displays.
+        public var displayAsked: DisplayPower?
         /// The line without the white space around it: what a reader passes on as it came.
         public var text: String
 
@@ -205,6 +209,7 @@ extension EventLine {
             decoded.brightness = Int(percent)
         }
         decoded.display = try word("display", in: value, DisplayPower.init(rawValue:))
+        decoded.displayAsked = try word("display_asked", in: value, DisplayPower.init(rawValue:))
         return decoded
     }
 

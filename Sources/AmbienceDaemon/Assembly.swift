@@ -129,6 +129,8 @@ public enum Assembly {
                 backlight?.close()
                 throw error
             }
+        case .session:
+            return (backlight, SessionDisplay())
         case .cec(let number):
             do {
                 return (backlight, try CECDisplay.open(adapter: number, log: log))

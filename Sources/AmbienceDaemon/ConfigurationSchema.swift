@@ -69,7 +69,18 @@ extension DaemonConfiguration {
         ConfigurationKey(
             "display",
             decode: { tables, root, decoder in tables.display = decodeDisplay(root, decoder: &decoder) },
-            text: { tables, path in .table(displayLines(tables.display, path: path)) }),
+            text: { tables, path in .table(displayLines(tables.display, path: path)) }
+        )
+        .then { tables, root, decoder in
+            // The kiosk reads what is asked of a session's outputs in the JSON lines alone.
+            guard tables.display?.device == .session, tables.pipes.format != .json else { return }
+            decoder.adopt(
+                ConfigurationError(
+                    key: decoder.section("display", of: root).key("device"),
+                    message:
+                        "\"wayland\" is asked of ambience kiosk in JSON lines: [pipes] format must be \"json\""
+                ))
+        },
         // Companion programs' tables: each program decodes its own, in its own module, and
         // `ambience check` checks them all.
         .otherProgram("serve"), .otherProgram("mqtt"), .otherProgram("kiosk"),

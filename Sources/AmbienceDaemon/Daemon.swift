@@ -35,8 +35,12 @@ public final class Daemon {
     private var engine: Engine
     private var brightness: BacklightDriver
     private var display: DisplaySleepDriver
-    /// The display's power the event lines last carried.
+    /// The display's power the event lines last carried, and what they last asked of a Wayland
+    /// session's outputs.
     private var announcedDisplay: DisplayPower?
+    private var announcedAsked: DisplayPower?
+    /// `display.requests` when a line last carried the session's request.
+    private var announcedRequests = 0
     /// The latest valid reading, for the lines that announce news between samples.
     private var lastLux: Double?
     private let wallClock: () -> Double
@@ -216,7 +220,10 @@ public final class Daemon {
         for var event in events {
             event.brightness = brightness.announce()
             event.display = display.reported(by: parts.display)
+            event.displayAsked = askedOfSession
             announcedDisplay = event.display
+            announcedAsked = event.displayAsked
+            announcedRequests = display.requests
             EventWording.log(event, faultAfter: configuration.engine.faultAfter, to: logger)
             switch event.kind {
             // A `current` event from the engine is an override begun or ended without a change.
@@ -256,6 +263,14 @@ public final class Daemon {
                 display.apply(command, at: clock.now)
                 logger.log(.notice, "display: \(command.logged)")
                 overrides.save(command, in: configuration)
+            case .outputs(let power):
+                guard parts.display?.told(power) == true else {
+                    logger.log(
+                        .warning,
+                        "control: ignored '\(ControlLine.outputs(power))': [display] device is not \"wayland\""
+                    )
+                    continue
+                }
             case .record:
                 do {
                     try parts.control?.writeRecord(records.record)
@@ -286,8 +301,18 @@ public final class Daemon {
         } else if parts.touch?.isTouching == false {
             parts.touch?.releaseAll()
         }
-        if display.reported(by: parts.display) != announcedDisplay { announceCurrent() }
+        let askedAgain = askedOfSession != nil && display.requests != announcedRequests
+        if display.reported(by: parts.display) != announcedDisplay || askedOfSession != announcedAsked
+            || askedAgain
+        {
+            announceCurrent()
+        }
         return due
+    }
+
+    /// What the lines ask of a Wayland session's outputs; nil for every other display.
+    private var askedOfSession: DisplayPower? {
+        configuration.displayDevice == .session ? display.request : nil
     }
 
     /// Everything as it is now, as a reader that connects now would be told it: a `current`
@@ -301,8 +326,11 @@ public final class Daemon {
             lux: lastLux, filtered: engine.filteredLux, time: now, override: held?.state,
             overrideUntil: held?.until, faulted: engine.isFaulted, brightness: brightness.output,
             display: display.reported(by: parts.display))
+        current.displayAsked = askedOfSession
         current.brightness = brightness.announce()
         announcedDisplay = current.display
+        announcedAsked = current.displayAsked
+        announcedRequests = display.requests
         lastChange = current
         for sink in parts.sinks { sink.deliver(current) }
     }

@@ -52,18 +52,25 @@ public enum DesktopBlanking {
         }
     }
 
-    /// What `ambience check` says of the findings, as comments: how the two work together.
-    public static func advice(_ findings: [Finding]) -> [String] {
+    /// What `ambience check` says of the findings, as comments: how the two work together, on a
+    /// panel's own power or, for `device = "wayland"`, on the same outputs.
+    public static func advice(_ findings: [Finding], session: Bool = false) -> [String] {
         guard !findings.isEmpty else { return [] }
+        let together =
+            session
+            ? [
+                "# Both switch the same outputs: the desktop's blanking turns them off, the lines say so, and",
+                "# the kiosk does not undo it; the room's next change (dark, light) is carried out over it.",
+            ]
+            : ["# Both then decide: the screen shows only while both say on."]
         return
             ["", "# [display]: the desktop blanks the screen itself after a time without input:"]
-            + findings.map { "#   \($0)" }
+            + findings.map { "#   \($0)" } + together
             + [
-                "# Both then decide: the screen shows only while both say on. A touch that wakes a display",
-                "# the daemon put to sleep is swallowed, so the desktop does not see it and may keep its",
-                "# outputs off: turn the desktop's blanking off (raspi-config: Display Options, Screen",
-                "# Blanking) to let the room decide, or set [display] touch = false to let the desktop",
-                "# see every touch (docs/display-sleep.md).",
+                "# A touch that wakes a display the daemon put to sleep is swallowed, so the desktop does not",
+                "# see it and may keep its outputs off: turn the desktop's blanking off (raspi-config: Display",
+                "# Options, Screen Blanking) to let the room decide, or set [display] touch = false to let the",
+                "# desktop see every touch (docs/display-sleep.md).",
             ]
     }
 

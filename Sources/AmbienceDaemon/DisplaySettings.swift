@@ -14,6 +14,8 @@ public struct DisplaySettings: Equatable, Sendable {
         case screen(BacklightSettings.Device)
         /// A television through HDMI-CEC: /dev/cecN.
         case cec(Int)
+        /// The outputs of the Wayland session `ambience kiosk` runs in.
+        case session
 
         public static let auto = Device.screen(.auto)
 
@@ -22,12 +24,17 @@ public struct DisplaySettings: Equatable, Sendable {
             switch self {
             case .screen(let device): device.description
             case .cec(let number): "cec:\(number)"
+            case .session: Self.sessionName
             }
         }
 
-        /// `"cec:N"`, or what `[backlight] device` takes; nil when it is none of them.
+        static let sessionName = "wayland"
+
+        /// `"cec:N"`, `"wayland"`, or what `[backlight] device` takes; nil when it is none of them.
         public init?(_ text: String) {
-            if text.hasPrefix("cec:") {
+            if text == Self.sessionName {
+                self = .session
+            } else if text.hasPrefix("cec:") {
                 guard let number = Int(text.dropFirst(4)), number >= 0 else { return nil }
                 self = .cec(number)
             } else {
@@ -128,7 +135,7 @@ extension DaemonConfiguration {
     ) -> DisplaySettings.Device? {
         decoder.parsedString(name, in: section, DisplaySettings.Device.init) { text in
             "\"\(text)\" is not a display: use \"auto\", a name in /sys/class/backlight"
-                + " (\"rpi_backlight\"), its directory (an absolute path), \"ddc:BUS\" or \"cec:N\""
+                + " (\"rpi_backlight\"), its directory (an absolute path), \"ddc:BUS\", \"cec:N\" or \"wayland\""
         }
     }
 
@@ -191,5 +198,26 @@ struct DisplayValues {
         try DisplaySleepConfiguration(
             sleepBelow: sleepBelow, wakeAbove: wakeAbove, sleepAfter: sleepAfter, wakeAfter: wakeAfter,
             awake: awake)
+    }
+}
+
+extension DaemonConfiguration {
+    /// What `ambience check` says of `[display] device = "wayland"`, as comments: what the kiosk
+    /// needs to carry the daemon's requests out (docs/display-sleep.md, "Wayland sessions").
+    public func sessionDisplayAdvice(kioskPipe: String) -> [String] {
+        guard displayDevice == .session else { return [] }
+        var advice: [String] = []
+        if !pipes.paths.contains(kioskPipe) {
+            advice.append(
+                "# [display] device = \"wayland\": ambience kiosk reads \(kioskPipe), which pipes.paths does"
+                    + " not list: the outputs will not sleep")
+        }
+        if controlMode & 0o020 == 0 {
+            advice.append(
+                "# [display] device = \"wayland\": ambience kiosk tells the daemon what the outputs are through"
+                    + " \(controlPipe), which only its owner may write: set control_group = \"ambience\" and"
+                    + " control_mode = 0o620 (the kiosk's user is in that group)")
+        }
+        return advice.isEmpty ? [] : [""] + advice
     }
 }

@@ -16,6 +16,9 @@ struct DisplaySleepDriver {
     /// Whether the present sleep has been given up to a display that keeps turning on.
     private var givenUp = false
     private let log: (String) -> Void
+    /// How many times the device has been asked: a Wayland session's outputs are asked through
+    /// a line, so each time is one, even when the request is the same as before.
+    private(set) var requests = 0
 
     init(log: @escaping (String) -> Void) {
         self.log = log
@@ -69,6 +72,15 @@ struct DisplaySleepDriver {
         engine?.touched(at: time)
     }
 
+    /// What the daemon asks of the display now, as the event lines carry it for a Wayland
+    /// session's outputs (`display_asked`): the engine's wish, except in a sleep given up to a
+    /// display that kept turning itself on, when it asks nothing more of it (on); nil without
+    /// `[display]`.
+    var request: DisplayPower? {
+        guard let engine else { return nil }
+        return givenUp ? .on : asked ?? engine.output
+    }
+
     /// The display's power as the event lines carry it: what the device says, or, while it
     /// cannot say, what it was asked; nil without `[display]`.
     func reported(by device: (any DisplaySwitch)?) -> DisplayPower? {
@@ -90,6 +102,7 @@ struct DisplaySleepDriver {
             givenUp = false
             log("display \(device.name): \(wish == .off ? "asleep" : "awake") (\(Self.why(running.reason)))")
             device.set(power: wish, now: now)
+            requests += 1
         }
         let due = device.poll(now: now)
         if asked == .off, device.power == .on, !givenUp {
@@ -100,6 +113,7 @@ struct DisplaySleepDriver {
                 turnedOnOnce = true
                 log("display \(device.name) turned itself back on: put back to sleep once")
                 device.set(power: .off, now: now)
+                requests += 1
             }
         }
         return due

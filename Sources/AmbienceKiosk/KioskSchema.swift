@@ -24,6 +24,8 @@ extension KioskSettings {
     /// The table out of the file's top level, its faults into `decoder`.
     public static func decode(_ root: Section, decoder: inout ConfigurationDecoder) -> KioskSettings {
         var settings = KioskSettings()
+        // The daemon's, where the kiosk says what a Wayland session's outputs are.
+        if let control = decoder.absolutePath("control_pipe", in: root) { settings.controlPipe = control }
         keys.decode(decoder.section("kiosk", of: root), into: &settings, decoder: &decoder)
         return settings
     }

@@ -1,3 +1,4 @@
+import AmbienceClient
 import AmbienceCore
 
 /// One CSS media feature as `Emulation.setEmulatedMedia` takes it: `prefers-color-scheme: dark`.
@@ -52,6 +53,9 @@ public struct KioskSettings: Equatable, Sendable {
 
     /// The named pipe the kiosk follows: one of the daemon's `pipes.paths`.
     public var pipe: String
+    /// The daemon's control pipe (the file's top-level `control_pipe`): where the kiosk says what
+    /// a Wayland session's outputs are, for `[display] device = "wayland"`.
+    public var controlPipe = RuntimePaths.controlPipe
     public var invert: Appearance
     public var regular: Appearance
     public var contrast: Appearance

@@ -24,6 +24,8 @@ public final class ControlPipe {
         case display(DisplaySleepEngine.Command)
         /// `record`: write the record of the light to `RuntimePaths.record(forControl:)`.
         case record
+        /// `outputs on|off`: `ambience kiosk` saying what the Wayland session's outputs are.
+        case outputs(DisplayPower)
         /// A line that is not a command, with why, for the daemon to log. Nothing else changes.
         case rejected(line: String, reason: String)
     }
@@ -119,6 +121,7 @@ public final class ControlPipe {
                 case .brightness(let command): inputs.append(.brightness(command))
                 case .display(let command): inputs.append(.display(command))
                 case .record: inputs.append(.record)
+                case .outputs(let power): inputs.append(.outputs(power))
                 }
             } catch {
                 inputs.append(.rejected(line: line, reason: error.message))

@@ -31,6 +31,12 @@ final class Kiosk {
     private var stopRequested = false
     private var lastPipeFailure: String?
     private var sawMissingPipe = false
+    /// A Wayland session's outputs, for `[display] device = "wayland"`; measured at `outputsCheck`.
+    private var outputs = SessionOutputs()
+    private var outputsCheck = Double.infinity
+    /// Why the outputs or the control pipe could not be reached, said once until it works again.
+    private var outputsTrouble: String?
+    private var reportTrouble: String?
 
     init(settings: KioskSettings, arguments: [String]) throws(Errno) {
         self.settings = settings
@@ -115,7 +121,7 @@ final class Kiosk {
                 browser.killAll()
                 killDeadline = .infinity
             }
-            var deadline = min(follower.wakeDeadline, killDeadline)
+            var deadline = min(wakeDeadline, killDeadline)
             if !session.hasAnswered, !stopping { deadline = min(deadline, answerDeadline) }
             if let retry = session.nextRetry { deadline = min(deadline, retry) }
             if browser.hasUnsent { deadline = min(deadline, clock.now + 0.02) }
@@ -141,7 +147,7 @@ final class Kiosk {
             followPipe()
             if appearance != nil || sawMissingPipe { break }
             let wake = signals.wait(
-                until: min(end, follower.wakeDeadline), clock: clock, descriptors: follower.descriptors)
+                until: min(end, wakeDeadline), clock: clock, descriptors: follower.descriptors)
             if case .signal(let number) = wake, number != SIGCHLD { return false }
         }
         return true
@@ -154,7 +160,7 @@ final class Kiosk {
     private func pause(until end: Double) -> Bool {
         while clock.now < end {
             let wake = signals.wait(
-                until: min(end, follower.wakeDeadline), clock: clock, descriptors: follower.descriptors)
+                until: min(end, wakeDeadline), clock: clock, descriptors: follower.descriptors)
             if case .signal(let number) = wake, number != SIGCHLD { return false }
             followPipe()
         }
@@ -188,8 +194,12 @@ final class Kiosk {
         }
     }
 
+    /// The pipe's next check, or the outputs'.
+    private var wakeDeadline: Double { min(follower.wakeDeadline, outputsCheck) }
+
     /// Takes everything the pipe has now, acting on the newest state.
     private func followPipe() {
+        tendOutputs()
         while true {
             let event: PipeFollower.Event
             do {
@@ -217,6 +227,9 @@ final class Kiosk {
                 if skipped > 0 {
                     log(.warning, "\(settings.pipe): " + LineFramer.skippedMessage(skipped))
                 }
+                if let display = states.takeDisplay() {
+                    perform(outputs.line(display: display.power, asked: display.asked))
+                }
                 guard let update else { continue }
                 let appearance = settings.appearance(for: update.state)
                 self.appearance = appearance
@@ -225,6 +238,59 @@ final class Kiosk {
             case .closed:
                 states.disconnected()
             }
+        }
+    }
+
+    /// Measures the outputs when their check is due, while the lines ask anything of them.
+    private func tendOutputs() {
+        guard outputs.asked != nil else {
+            outputsCheck = .infinity
+            return
+        }
+        if outputsCheck == .infinity { outputsCheck = clock.now }
+        guard clock.now >= outputsCheck else { return }
+        outputsCheck = clock.now + SessionOutputs.checkInterval
+        measure(WaylandOutputs.request(nil))
+    }
+
+    private func perform(_ actions: [SessionOutputs.Action]) {
+        for action in actions {
+            switch action {
+            case .set(let power):
+                log(.info, "outputs: \(power.rawValue), as the daemon asks")
+                measure(WaylandOutputs.request(power))
+            case .report(let power):
+                do {
+                    try DaemonControl.send(ControlLine.outputs(power), to: settings.controlPipe)
+                    if reportTrouble != nil { log(.notice, "telling the daemon works again") }
+                    reportTrouble = nil
+                } catch {
+                    if reportTrouble != error.description {
+                        log(.warning, "cannot tell the daemon the outputs are \(power.rawValue): \(error)")
+                    }
+                    reportTrouble = error.description
+                }
+            }
+        }
+    }
+
+    private func measure(_ answer: WaylandOutputs.Answer) {
+        let before = outputs.measured
+        switch answer {
+        case .power(let power):
+            if outputsTrouble != nil { log(.notice, "the compositor answers again") }
+            outputsTrouble = nil
+            perform(outputs.measured(power))
+        case .noOutputs:
+            outputsTrouble = nil
+            perform(outputs.measured(nil))
+        case .unavailable(let why):
+            if outputsTrouble != why { log(.warning, "the session's outputs: " + why) }
+            outputsTrouble = why
+            perform(outputs.measured(nil))
+        }
+        if let now = outputs.measured, now != before {
+            log(.notice, "the session's outputs are \(now.rawValue)")
         }
     }
 

@@ -36,7 +36,9 @@ private func runCheck(_ arguments: inout Arguments) throws(CommandFailure) -> Ex
     let kiosk = (try? KioskSettings.load(from: path)) ?? KioskSettings()
     printOut("# \(path): valid\n" + String((configuration.tomlText + kiosk.tomlText).dropLast()))
     if configuration.display != nil {
-        let advice = DesktopBlanking.advice(DesktopBlanking.look())
+        let advice =
+            configuration.sessionDisplayAdvice(kioskPipe: kiosk.pipe)
+            + DesktopBlanking.advice(DesktopBlanking.look(), session: configuration.displayDevice == .session)
         if !advice.isEmpty { printOut(advice.joined(separator: "\n")) }
     }
     return .ok

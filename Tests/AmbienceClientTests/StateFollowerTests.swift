@@ -35,6 +35,20 @@ import Testing
         )
     }
 
+    @Test func theDisplayOfTheNewestLineIsTakenOncePerBatchStateChangedOrNot() {
+        var follower = StateFollower()
+        _ = follower.consume(Array((json[0] + "\n").utf8))
+        #expect(follower.takeDisplay() == .init(power: nil, asked: nil))
+        #expect(follower.takeDisplay() == nil)
+        let asleep = #"{"event":"current","state":"regular","display":"on","display_asked":"off"}"#
+        let slept = #"{"event":"current","state":"regular","display":"off","display_asked":"off"}"#
+        #expect(follower.consume(Array((asleep + "\n" + slept + "\n").utf8)) == nil)
+        #expect(follower.takeDisplay() == .init(power: .off, asked: .off))
+        // A fault line says nothing of the display.
+        _ = follower.consume(Array((json[1] + "\n").utf8))
+        #expect(follower.takeDisplay() == nil)
+    }
+
     @Test func aPartialLineIsDroppedWhenTheWriterGoes() {
         var follower = StateFollower()
         #expect(follower.consume(Array("inv".utf8)) == nil)

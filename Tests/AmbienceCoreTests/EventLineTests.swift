@@ -57,6 +57,21 @@ struct EventLineTests {
         }
     }
 
+    @Test func whatIsAskedOfASessionsOutputsComesAfterTheDisplay() throws {
+        var asleep = change
+        asleep.display = .on
+        asleep.displayAsked = .off
+        let line = try #require(EventLine.encode(asleep, format: .json, time: "12"))
+        #expect(line.hasSuffix(#","brightness":null,"display":"on","display_asked":"off"}"# + "\n"))
+        let decoded = try EventLine.decode(String(line.dropLast()))
+        #expect(decoded.display == .on && decoded.displayAsked == .off)
+        asleep.displayAsked = nil
+        #expect(EventLine.encode(asleep, format: .json, time: "12")?.contains("display_asked") == false)
+        #expect(throws: EventLine.DecodeError.self) {
+            try EventLine.decode(#"{"event":"current","display_asked":"sleep"}"#)
+        }
+    }
+
     @Test func linesStayFarBelowPipeBuf() {
         var longest = change
         longest.override = .contrast

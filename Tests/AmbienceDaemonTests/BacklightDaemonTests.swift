@@ -39,24 +39,9 @@ struct BacklightDaemonTests {
     }
 
     func daemon(_ waiter: any LoopWaiting, light: @escaping (Double) -> Double?) -> Daemon {
-        let sensor = FakeSensor(clock: clock, conversion: 0, light: light)
-        let backlight = backlight
-        let sink = sink
-        return Daemon(
-            configuration: configuration(), clock: clock, waiter: waiter,
-            logger: Logger(prefixed: true, write: { _ in }),
-            overrides: { OverrideStore(directory: $0.stateDirectory) },
-            assemble: { configuration, _ throws(DaemonError) in
-                do {
-                    return DaemonParts(
-                        sensor: sensor, pipes: [sink],
-                        control: try ControlPipe(path: configuration.controlPipe, log: { _ in }),
-                        backlight: backlight)
-                } catch {
-                    throw .unavailable("\(error)")
-                }
-            },
-            reload: brokenReload("no reload"))
+        displayDaemon(
+            configuration(), clock: clock, waiter: waiter, log: LogRecorder(), sink: sink, display: nil,
+            backlight: backlight, light: light)
     }
 
     @Test func brightnessFollowsTheLightAndTheLinesCarryIt() throws {

@@ -56,7 +56,7 @@ import Testing
             pipes: .init(paths: ["/run/a b", "/run/c\\d"], format: .plain, mode: 0, group: "kiosk"),
             stateFile: "/s", controlPipe: "/c", stateDirectory: "/d")
         configuration.record = .init(persist: false, flushInterval: 12.5, maximumBytes: 123_456)
-        let kiosk = KioskSettings(
+        var kiosk = KioskSettings(
             pipe: "/run/wall \"kiosk\"",
             invert: Appearance(
                 features: [
@@ -66,6 +66,8 @@ import Testing
             regular: Appearance(features: [], autoDarkMode: false),
             restart: true, restartDelay: 0.25, restartDelayLimit: 7.5, answerTimeout: 600, stopTimeout: 0.1,
             userDataDirectory: "/var/lib/kiosk é")
+        // The daemon's control pipe, which the kiosk reads from the same file.
+        kiosk.controlPipe = "/c"
         let (daemon, kioskReadBack) = try readBack(configuration, kiosk)
         #expect(daemon == configuration && kioskReadBack == kiosk)
     }

@@ -45,5 +45,7 @@ struct DesktopBlankingTests {
         #expect(advice.contains("/home/pi/.config/labwc/autostart:1: swayidle"))
         #expect(advice.contains("Screen") && advice.contains("touch = false"))
         #expect(DesktopBlanking.advice([]).isEmpty)
+        let session = DesktopBlanking.advice(found, session: true).joined(separator: "\n")
+        #expect(session.contains("Both switch the same outputs") && !advice.contains("Both switch"))
     }
 }

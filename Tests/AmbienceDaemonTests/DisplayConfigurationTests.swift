@@ -84,6 +84,31 @@ import Testing
         #expect(try Fixture.load(configuration.tomlText) == configuration)
     }
 
+    @Test func aWaylandSessionsOutputsAreTheDisplayByName() throws {
+        let configuration = try Fixture.load(Fixture.minimal("[display]\ndevice = 'wayland'\n"))
+        #expect(configuration.displayDevice == .session)
+        #expect(configuration.tomlText.contains("\n[display]\ndevice = \"wayland\"\n"))
+        #expect(try Fixture.load(configuration.tomlText) == configuration)
+        // check says what the kiosk needs: its pipe among the daemon's, a control pipe it may write.
+        let advice = configuration.sessionDisplayAdvice(kioskPipe: "/run/ambience/kiosk").joined()
+        #expect(advice.contains("/run/ambience/kiosk, which pipes.paths does not list"))
+        #expect(advice.contains("control_mode = 0o620"))
+        let ready = try Fixture.load(
+            "control_mode = 0o620\ncontrol_group = 'ambience'\n"
+                + Fixture.minimal("[pipes]\npaths = ['/run/ambience/kiosk']\n[display]\ndevice = 'wayland'\n")
+        )
+        #expect(ready.sessionDisplayAdvice(kioskPipe: "/run/ambience/kiosk").isEmpty)
+    }
+
+    @Test func aWaylandSessionNeedsJSONLines() throws {
+        let errors = Fixture.errors(
+            Fixture.minimal("[pipes]\nformat = 'plain'\n[display]\ndevice = 'wayland'\n"))
+        #expect(
+            errors.contains {
+                $0.contains("display.device: \"wayland\" is asked of ambience kiosk in JSON lines")
+            })
+    }
+
     @Test func aNewDisplayDeviceIsANewPartAndNewTimesAreNot() throws {
         let before = try Fixture.load(Fixture.minimal("[display]\n"))
         let later = try Fixture.load(Fixture.minimal("[display]\nsleep_after = 20\n"))

@@ -31,6 +31,31 @@ final class RecordingDisplay: DisplaySwitch {
     func close() {}
 }
 
+/// A daemon on a fake sensor lit by `light`, its lines to `sink`, its control pipe the
+/// configuration's, with `display` and `backlight` as its outputs.
+func displayDaemon(
+    _ configuration: DaemonConfiguration, clock: ManualClock, waiter: any LoopWaiting, log: LogRecorder,
+    sink: RecordingSink, display: (any DisplaySwitch)?, backlight: (any Backlight)? = nil,
+    light: @escaping (Double) -> Double?
+) -> Daemon {
+    let sensor = FakeSensor(clock: clock, conversion: 0, light: light)
+    return Daemon(
+        configuration: configuration, clock: clock, waiter: waiter,
+        logger: Logger(prefixed: false, write: log.record),
+        overrides: { OverrideStore(directory: $0.stateDirectory) },
+        assemble: { configuration, _ throws(DaemonError) in
+            do {
+                return DaemonParts(
+                    sensor: sensor, pipes: [sink],
+                    control: try ControlPipe(path: configuration.controlPipe, log: { _ in }),
+                    backlight: backlight, display: display)
+            } catch {
+                throw .unavailable("\(error)")
+            }
+        },
+        reload: brokenReload("no reload"))
+}
+
 struct DisplaySleepDaemonTests {
     let scratch = TemporaryDirectory()
     let clock = ManualClock(now: 0)
@@ -48,24 +73,9 @@ struct DisplaySleepDaemonTests {
     }
 
     func daemon(_ waiter: any LoopWaiting, light: @escaping (Double) -> Double?) -> Daemon {
-        let sensor = FakeSensor(clock: clock, conversion: 0, light: light)
-        let display = display
-        let sink = sink
-        return Daemon(
-            configuration: configuration(), clock: clock, waiter: waiter,
-            logger: Logger(prefixed: false, write: log.record),
-            overrides: { OverrideStore(directory: $0.stateDirectory) },
-            assemble: { configuration, _ throws(DaemonError) in
-                do {
-                    return DaemonParts(
-                        sensor: sensor, pipes: [sink],
-                        control: try ControlPipe(path: configuration.controlPipe, log: { _ in }),
-                        display: display)
-                } catch {
-                    throw .unavailable("\(error)")
-                }
-            },
-            reload: brokenReload("no reload"))
+        displayDaemon(
+            configuration(), clock: clock, waiter: waiter, log: log, sink: sink, display: display,
+            light: light)
     }
 
     /// The display's power each line carried, with the line's time.
@@ -132,23 +142,11 @@ struct DisplaySleepDaemonTests {
     @Test func aDisplayLineWithoutTheTableIsIgnoredWithALogLine() throws {
         var configuration = configuration()
         configuration.display = nil
-        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 300 }
-        let sink = sink
-        let daemon = Daemon(
-            configuration: configuration, clock: clock,
+        let daemon = displayDaemon(
+            configuration, clock: clock,
             waiter: ControlScript(clock: clock, at: 5.05, send: "display off", to: configuration.controlPipe),
-            logger: Logger(prefixed: false, write: log.record),
-            overrides: { OverrideStore(directory: $0.stateDirectory) },
-            assemble: { configuration, _ throws(DaemonError) in
-                do {
-                    return DaemonParts(
-                        sensor: sensor, pipes: [sink],
-                        control: try ControlPipe(path: configuration.controlPipe, log: { _ in }))
-                } catch {
-                    throw .unavailable("\(error)")
-                }
-            },
-            reload: brokenReload("no reload"))
+            log: log, sink: sink, display: nil
+        ) { _ in 300 }
         try daemon.run(until: 10)
         #expect(log.lines.contains { $0.contains("ignored a display line: no [display] is configured") })
         #expect(sink.events.allSatisfy { $0.display == nil })

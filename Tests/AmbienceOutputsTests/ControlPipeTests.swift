@@ -28,7 +28,7 @@ import Testing
         try write(
             "override invert\n\noverride dim\noverride regular for 10m\nreboot\noverride invert for 366d\n"
                 + "override auto\nbrightness 40 for 2h\nbrightness 140\ndisplay off for 8h\ndisplay dim\n"
-                + "display auto\n", to: path)
+                + "display auto\noutputs off\noutputs dim\noutputs on for 1h\n", to: path)
         let expected: [ControlPipe.Input] = [
             .command(.hold(.invert, duration: nil)),
             .rejected(
@@ -51,6 +51,9 @@ import Testing
             .display(.hold(.off, duration: 8 * 3600)),
             .rejected(line: "display dim", reason: "'dim' is not a display power: use on, off or auto"),
             .display(.auto),
+            .outputs(.off),
+            .rejected(line: "outputs dim", reason: "expected 'outputs on' or 'outputs off'"),
+            .rejected(line: "outputs on for 1h", reason: "expected 'outputs on' or 'outputs off'"),
         ]
         #expect(control.read() == expected)
         #expect(log.messages.isEmpty)

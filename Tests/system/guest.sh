@@ -655,9 +655,122 @@ kiosk_labwc() {
     echo "page loaded at $(now) s under labwc"
     pgrep -u pi -a labwc
     page_follows labwc
+}
+
+# [display] device = "wayland" in that labwc session (docs/display-sleep.md, "Wayland sessions"):
+# the daemon asks in its lines, the kiosk in pi's session puts the outputs to it through
+# wlr-output-power-management and tells the daemon what labwc says of them. wlopm, as the
+# session's user, reads them back. The desktop's own blanking (what swayidle's timeout runs:
+# `wlopm --off '*'`) works beside the kiosk, is what the lines then say, and is not undone.
+in_session() { as_pi env XDG_RUNTIME_DIR="/run/user/$(id -u pi)" WAYLAND_DISPLAY=wayland-0 "$@"; }
+# wlopm prints each output as "NAME on|off": the modes there are, as "on", "off" or "off,on".
+outputs() { in_session wlopm 2>/dev/null | awk '{ print $2 }' | sort -u | paste -sd, -; }
+outputs_are() { [ "$(outputs)" = "$1" ]; }
+# The state line's display, and what it asks of the session's outputs.
+lines_say() {
+    [ "$(sed -n 's/.*"display":"\([a-z]*\)","display_asked":"\([a-z]*\)".*/\1 \2/p' /run/ambience/state.json 2>/dev/null)" = "$1" ]
+}
+display_labwc() {
+    local t0
+    cp "$CONFIG" /root/before-display.toml
+    # The kiosk's user (pi, in the group ambience) writes the control pipe, as ambience check asks.
+    sed -i 's/^control_mode = 0o600 .*/control_mode = 0o620\ncontrol_group = "ambience"/' "$CONFIG"
+    grep -q '^control_group = "ambience"' "$CONFIG" || fail "no control_mode = 0o600 line to change"
+    printf '\n[display]\ndevice = "wayland"\nsleep_after = 1\n' >>"$CONFIG"
+    as_pi ambience check >/tmp/check-display.out || { cat /tmp/check-display.out; fail "ambience check"; }
+    if grep 'device = "wayland": ambience kiosk' /tmp/check-display.out; then
+        fail "ambience check says the kiosk cannot do its part"
+    fi
+    regular_room
+    wait_for outputs_are on
+    systemctl restart ambience
+    wait_for lines_say "on on"
+    echo "lines: on, asked on; wlopm: $(in_session wlopm)"
+    lux 0
+    t0=$(now)
+    wait_for outputs_are off
+    echo "dark at $t0 s: outputs off at $(now) s; wlopm: $(in_session wlopm)"
+    wait_for lines_say "off off"
+    lux 300
+    t0=$(now)
+    wait_for outputs_are on
+    echo "lit at $t0 s: outputs on at $(now) s"
+    wait_for lines_say "on on"
+    # What swayidle's timeout runs, as pi: not refused beside the kiosk, which holds no control.
+    in_session wlopm --off '*' || fail "wlopm --off refused beside the kiosk"
+    wait_for lines_say "off on"
+    echo "wlopm --off at $(now) s: the lines say off, asked on"
+    # Two of the kiosk's checks later, still off: the kiosk did not undo the desktop's blanking.
+    sleep 12
+    outputs_are off || fail "the kiosk undid wlopm --off: $(outputs)"
+    in_session wlopm --on '*' || fail "wlopm --on"
+    wait_for lines_say "on on"
+    journalctl -b --no-pager -o cat _UID="$(id -u pi)" | grep 'ambience kiosk: .*outputs' | tail -n 8
+}
+
+# The waking touch is swallowed under labwc, with display-labwc's configuration: a touchscreen
+# made through uinput (the real-kernel rig's, rig/guest/touchscreen.py), which labwc takes
+# through libinput and the daemon through the package's udev rule. swayidle in pi's session, with
+# a timeout of a second, writes "resumed" whenever labwc sees input after a second without.
+# A tap while awake reaches labwc; asleep, a tap wakes the outputs and labwc sees none of it; the
+# next tap it sees.
+resumes() { grep -c resumed /tmp/idle.log 2>/dev/null || true; }
+resumes_above() { [ "$(resumes)" -gt "$1" ]; }
+tap() {
+    echo "tap $1" >/tmp/touch
+    wait_for grep -q "^done tap $1" /tmp/touch.out
+}
+touch_labwc() {
+    local node before uid
+    uid=$(id -u pi)
+    modprobe uinput || fail "no uinput"
+    rm -f /tmp/touch /tmp/touch.out
+    mkfifo /tmp/touch
+    systemd-run --unit=rig-touch -p StandardOutput=file:/tmp/touch.out python3 "$R/touchscreen.py" device /tmp/touch \
+        >/dev/null || fail "touchscreen"
+    wait_for grep -q '^node ' /tmp/touch.out
+    node=$(sed -n 's/^node //p' /tmp/touch.out)
+    # The package's rule gives touchscreens to the daemon's user.
+    wait_for test "$(stat -c %U "$node")" = ambience
+    install -o pi -m 644 /dev/null /tmp/idle.log
+    systemd-run --unit=rig-swayidle -p User=pi -E XDG_RUNTIME_DIR="/run/user/$uid" -E WAYLAND_DISPLAY=wayland-0 \
+        swayidle -w timeout 1 'echo idle >>/tmp/idle.log' resume 'echo resumed >>/tmp/idle.log' >/dev/null ||
+        fail "swayidle"
+    wait_for grep -q idle /tmp/idle.log
+    regular_room
+    wait_for lines_say "on on"
+    # Awake, the touchscreen is labwc's.
+    tap 100
+    wait_for resumes_above 0
+    echo "awake, a tap at $node reached labwc: $(resumes) resumed"
+    lux 0
+    wait_for lines_say "off off"
+    wait_for outputs_are off
+    before=$(resumes)
+    tap 200
+    wait_for outputs_are on
+    wait_for lines_say "on on"
+    sleep 3
+    [ "$(resumes)" = "$before" ] || fail "labwc saw the tap that woke the outputs"
+    echo "asleep, a tap woke the outputs at $(now) s, and labwc saw nothing of it"
+    tap 300
+    wait_for resumes_above "$before"
+    echo "the next tap reached labwc"
+    journalctl -b --no-pager -o cat -u ambience | grep -i 'touch' | tail -n 4
+}
+
+# What display-labwc and touch-labwc changed, undone.
+display_ends() {
+    echo quit >/tmp/touch
+    systemctl stop rig-swayidle rig-touch
+    cp /root/before-display.toml "$CONFIG"
+    systemctl restart ambience
+}
+
+# Back to the login prompt on tty1: the kiosk is the owner's unit, not the package's, and the
+# second boot, the removal and the purge check the package's alone.
+labwc_ends() {
     systemctl stop rig-labwc
-    # Back to the login prompt on tty1: the kiosk is the owner's unit, not the package's, and the
-    # second boot, the removal and the purge check the package's alone.
     systemctl disable ambience-kiosk
     systemctl enable getty@tty1
 }
@@ -948,7 +1061,13 @@ if [ "$boot" = 1 ]; then
         check outsider-refused 60 outsider
         [ -e "$R/no-kiosk" ] || check kiosk-cage 600 kiosk_cage
         check memory 100 memory
-        [ -e "$R/no-kiosk" ] || check kiosk-labwc 300 kiosk_labwc
+        if [ ! -e "$R/no-kiosk" ]; then
+            check kiosk-labwc 300 kiosk_labwc
+            check display-labwc 240 display_labwc
+            check touch-labwc 240 touch_labwc
+            check display-ends 60 display_ends
+            check labwc-ends 60 labwc_ends
+        fi
         check upgrade 300 upgrade
     }
     cut_power override 1

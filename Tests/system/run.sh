@@ -44,7 +44,7 @@ cp "$debs"/2/ambience_*.deb "$payload/new/"
 dpkg-deb --fsys-tarfile "$payload"/old/ambience_*.deb | tar -x -C "$payload/units" --wildcards --strip-components=5 \
     './usr/lib/systemd/system/*.service'
 cp "$repo/Tests/system/guest.sh" "$repo/Tests/system/powercut-guest.sh" "$repo/Tests/system/page-server.py" \
-    "$repo/Tests/system/check-shots.py" "$payload/"
+    "$repo/Tests/system/check-shots.py" "$repo/rig/guest/touchscreen.py" "$payload/"
 mkdir -p "$payload/browser"
 cp "$repo"/Tests/browser/{observer.py,page1.html,page2.html,outer.html,report.js} "$payload/browser/"
 # For working on the rig: SYSTEM_RIG_ONLY="NAME TIMEOUT FUNCTION;…" runs those checks of

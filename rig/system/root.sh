@@ -23,9 +23,11 @@ PACKAGES=(
     sudo i2c-tools gpiod procps iproute2 curl mosquitto mosquitto-clients less
 )
 # The kiosk's compositors (cage for Pi OS Lite, labwc for its desktop), Chromium, grim for the
-# pictures, and python3 for the test page's server (Tests/browser/observer.py). amd64 only: on
-# arm64 under emulation the kiosk's checks would take longer than the rest together.
-[ "$arch" = amd64 ] && PACKAGES+=(cage labwc chromium grim fonts-dejavu-core python3)
+# pictures, wlopm and swayidle (Pi OS's screen blanking: the outputs' power, and the session's
+# idleness, which says when labwc has seen input), and python3 for the test page's server
+# (Tests/browser/observer.py). amd64 only: on arm64 under emulation the kiosk's checks would take
+# longer than the rest together.
+[ "$arch" = amd64 ] && PACKAGES+=(cage labwc chromium grim wlopm swayidle fonts-dejavu-core python3)
 stamp=$root/.ambience-system
 want=$(printf '%s\n' "${PACKAGES[@]}" | sort -u)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then

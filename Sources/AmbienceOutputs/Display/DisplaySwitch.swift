@@ -15,4 +15,11 @@ public protocol DisplaySwitch: AnyObject {
     func poll(now: Double) -> Double?
     /// Leaves the display as it is and releases it. Idempotent.
     func close()
+    /// Takes what the program that can reach the display says of it (`ambience kiosk`, of a
+    /// Wayland session's outputs); false for a display the daemon asks itself, which ignores it.
+    func told(_ power: DisplayPower) -> Bool
+}
+
+extension DisplaySwitch {
+    public func told(_ power: DisplayPower) -> Bool { false }
 }
