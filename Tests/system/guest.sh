@@ -713,30 +713,32 @@ display_labwc() {
 # through libinput and the daemon through the package's udev rule. swayidle in pi's session, with
 # a timeout of a second, writes "resumed" whenever labwc sees input after a second without.
 # A tap while awake reaches labwc; asleep, a tap wakes the outputs and labwc sees none of it; the
-# next tap it sees.
-resumes() { grep -c resumed /tmp/idle.log 2>/dev/null || true; }
+# next tap it sees. The files are in /run: rig-checks.service has a /tmp of its own, which the
+# transient units would not see.
+resumes() { grep -c resumed /run/rig/idle.log 2>/dev/null || true; }
 resumes_above() { [ "$(resumes)" -gt "$1" ]; }
 tap() {
-    echo "tap $1" >/tmp/touch
-    wait_for grep -q "^done tap $1" /tmp/touch.out
+    echo "tap $1" >/run/rig/touch
+    wait_for grep -q "^done tap $1" /run/rig/touch.out
 }
 touch_labwc() {
     local node before uid
     uid=$(id -u pi)
     modprobe uinput || fail "no uinput"
-    rm -f /tmp/touch /tmp/touch.out
-    mkfifo /tmp/touch
-    systemd-run --unit=rig-touch -p StandardOutput=file:/tmp/touch.out python3 "$R/touchscreen.py" device /tmp/touch \
+    mkdir -p /run/rig
+    rm -f "/run/rig/touch" "/run/rig/touch.out"
+    mkfifo "/run/rig/touch"
+    systemd-run --unit=rig-touch -p StandardOutput=file:/run/rig/touch.out python3 "$R/touchscreen.py" device /run/rig/touch \
         >/dev/null || fail "touchscreen"
-    wait_for grep -q '^node ' /tmp/touch.out
-    node=$(sed -n 's/^node //p' /tmp/touch.out)
+    wait_for grep -q '^node ' /run/rig/touch.out
+    node=$(sed -n 's/^node //p' /run/rig/touch.out)
     # The package's rule gives touchscreens to the daemon's user.
     wait_for test "$(stat -c %U "$node")" = ambience
-    install -o pi -m 644 /dev/null /tmp/idle.log
+    install -o pi -m 644 /dev/null /run/rig/idle.log
     systemd-run --unit=rig-swayidle -p User=pi -E XDG_RUNTIME_DIR="/run/user/$uid" -E WAYLAND_DISPLAY=wayland-0 \
-        swayidle -w timeout 1 'echo idle >>/tmp/idle.log' resume 'echo resumed >>/tmp/idle.log' >/dev/null ||
+        swayidle -w timeout 1 'echo idle >>/run/rig/idle.log' resume 'echo resumed >>/run/rig/idle.log' >/dev/null ||
         fail "swayidle"
-    wait_for grep -q idle /tmp/idle.log
+    wait_for grep -q idle /run/rig/idle.log
     regular_room
     wait_for lines_say "on on"
     # Awake, the touchscreen is labwc's.
@@ -761,7 +763,7 @@ touch_labwc() {
 
 # What display-labwc and touch-labwc changed, undone.
 display_ends() {
-    echo quit >/tmp/touch
+    echo quit >/run/rig/touch
     systemctl stop rig-swayidle rig-touch
     cp /root/before-display.toml "$CONFIG"
     systemctl restart ambience
