@@ -28,7 +28,7 @@ let fuzzTargets: [Target] =
         ("FuzzEventLines", "Fuzz/EventLines", ["AmbienceCore"]),
         ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
         ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
-        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", ["AmbienceKiosk", "JSON"]),
+        ("FuzzDevToolsMessages", "Fuzz/DevToolsMessages", ["AmbienceCore", "AmbienceKiosk", "JSON"]),
     ].map { name, path, libraries in
         .executableTarget(
             name: name, dependencies: libraries.map { .target(name: $0) } + ["AmbienceSystem"], path: path,

@@ -6,6 +6,9 @@
 # is the module `import Glibc` finds here, embedded/strtod.c the one runtime hook Double(String)
 # needs, and embedded/bridge-object-retain.c a fix to the embedded runtime (see there).
 #   scripts/embedded-build.sh [--lint] [PROGRAM...]    default: every program the package installs
+#   scripts/embedded-build.sh --fuzz                   every fuzz target under Fuzz/, each linked
+#       with embedded/fuzz-main.c, which gives its entry every file named on its command line
+#       (Tests/embedded/run.sh replays the corpora through them)
 # Products in .build/embedded/x86_64 (OUT to change): PROGRAM, and PROGRAM.stripped beside it.
 # ARCH=aarch64 or ARCH=armv6 with SYSROOT=DIR cross-builds for a Pi (make dist, scripts/dist.sh):
 # Swift compiled for the toolchain's bare-metal triple of that core, with the target's Linux
@@ -19,8 +22,9 @@
 # nothing, and fails naming each interpolation Embedded Swift cannot print
 # (scripts/embedded-interpolation-lint.py): the compiler does not warn of them.
 set -euo pipefail
-lint=
+lint='' fuzz=''
 if [ "${1:-}" = --lint ]; then lint=1 && shift; fi
+if [ "${1:-}" = --fuzz ]; then fuzz=1 && shift; fi
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 SWIFTC=${SWIFTC:-swiftc}
@@ -39,8 +43,10 @@ armv6) TARGET=armv6-none-none-eabi gnu=arm-linux-gnueabihf cpu=(-mcpu=arm1176jzf
 esac
 EMBEDDED_LIB=$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/embedded/$TARGET
 mkdir -p "$OUT/modulemaps"
-# A scratch path of its own: the manifest is read while a swift build holds .build.
-"$SWIFT" package --scratch-path "$OUT/manifest" dump-package >"$OUT/package.json"
+# A scratch path of its own: the manifest is read while a swift build holds .build. The fuzz
+# targets are in it only when asked for (Package.swift).
+if [ -n "$fuzz" ]; then export AMBIENCE_FUZZ=1; else unset AMBIENCE_FUZZ; fi
+"$SWIFT" package --scratch-path "$OUT/manifest${fuzz:+-fuzz}" dump-package >"$OUT/package.json"
 
 optimisation=(-Osize)
 [ -z "$lint" ] || optimisation=(-Onone -g)
@@ -52,7 +58,7 @@ defines=(${DEFINES:-})
 for flag in "${defines[@]}"; do flags+=(-Xcc "$flag"); done
 cc+=("${defines[@]}")
 # What the flags were: a build made with others is stale as a whole.
-[ "$(cat "$OUT/defines" 2>/dev/null)" = "${defines[*]}" ] || echo "${defines[*]}" >"$OUT/defines"
+if [ ! -f "$OUT/defines" ] || [ "$(cat "$OUT/defines")" != "${defines[*]}" ]; then echo "${defines[*]}" >"$OUT/defines"; fi
 if [ "$ARCH" != x86_64 ]; then
     [ -f "${SYSROOT:?a cross build needs SYSROOT}/usr/include/$gnu/bits/types.h" ] ||
         { echo "embedded-build: $SYSROOT is no $gnu sysroot (scripts/sysroot.sh)" >&2; exit 1; }
@@ -77,7 +83,12 @@ if stale "$OUT/libGlibc.a" embedded/Glibc "$0" "$OUT/defines"; then
         "$ROOT/embedded/Glibc/Glibc.swift" -o "$OUT/libGlibc.a"
 fi
 programs=("$@")
-if [ ${#programs[@]} = 0 ]; then
+if [ -n "$fuzz" ]; then
+    for directory in Fuzz/*/; do
+        [ "$(basename "$directory")" = corpus ] || programs+=("Fuzz$(basename "$directory")")
+    done
+    "${cc[@]}" -c -O2 "$ROOT/embedded/fuzz-main.c" -o "$OUT/fuzz-main.o"
+elif [ ${#programs[@]} = 0 ]; then
     # shellcheck source=scripts/layout.sh
     . scripts/layout.sh
     programs=(ambience)
@@ -133,9 +144,12 @@ for program in "${programs[@]}"; do
             object=$OUT/$program.o
             libraries_built=()
             for module in "${modules[@]#-l}"; do libraries_built+=("$OUT/lib$module.a"); done
+            # A fuzz target has no main of its own: fuzz-main.o is its.
+            entry=() main=()
+            [ -z "$fuzz" ] || entry=(-parse-as-library) main=("$OUT/fuzz-main.o")
             if stale "$object" "${sources[@]}" "${libraries_built[@]}" embedded/Glibc "$0" "$OUT/defines"; then
                 echo "embedded-build: $program"
-                "$SWIFTC" "${flags[@]}" "${sources[@]}" -emit-object -o "$object"
+                "$SWIFTC" "${flags[@]}" "${entry[@]}" "${sources[@]}" -emit-object -o "$object"
                 # The compiler leaves an output it would write the same untouched: its time is
                 # what says it is up to date.
                 touch "$object"
@@ -154,7 +168,7 @@ for program in "${programs[@]}"; do
             # names, 230 kB) nothing here reads; without it ambience-run is 1.47 MB stripped.
             # The host's link is swiftc's, with the flags the loop has gathered; both take -Xlinker.
             [ "$ARCH" != x86_64 ] || link=("$SWIFTC" "${flags[@]}")
-            "${link[@]}" "$object" "${objects[@]}" "$OUT/strtod.o" "$OUT/bridge-object-retain.o" -L "$OUT" \
+            "${link[@]}" "$object" "${main[@]}" "${objects[@]}" "$OUT/strtod.o" "$OUT/bridge-object-retain.o" -L "$OUT" \
                 -Xlinker --gc-sections -Xlinker -z -Xlinker now -Xlinker --start-group -lGlibc "${modules[@]}" \
                 -Xlinker --end-group -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables "${libraries[@]}" -lm -o "$OUT/$program"
             llvm-objcopy --strip-all "$OUT/$program" "$OUT/$program.stripped"

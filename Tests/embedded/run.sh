@@ -129,6 +129,29 @@ else
     grep -E 'interpolates|error:' "$OUT/lint.log" | head -20
     failed=$((failed + 1))
 fi
+# Every fuzz target built in Embedded Swift beside the programs (their modules are the same), each
+# given its corpus, Fuzz/corpus/NAME: the inputs libFuzzer starts from (make fuzz), through the
+# build the packages ship. An input a target finds wrong traps it.
+if OUT=$EMBEDDED_DIR "$ROOT/scripts/embedded-build.sh" --fuzz >"$OUT/fuzz-build.log" 2>&1; then
+    for directory in "$ROOT"/Fuzz/*/; do
+        name=$(basename "$directory")
+        [ "$name" != corpus ] || continue
+        corpus=$ROOT/Fuzz/corpus/$(echo "$name" | sed -E 's/([a-z])([A-Z])/\1-\2/g' | tr '[:upper:]' '[:lower:]')
+        inputs=("$corpus"/*)
+        if [ -f "${inputs[0]}" ] && "$EMBEDDED_DIR/Fuzz$name" "${inputs[@]}" >"$OUT/fuzz-$name.out" 2>&1; then
+            echo "ok   Fuzz$name in Embedded Swift takes its ${#inputs[@]} inputs"
+            passed=$((passed + 1))
+        else
+            echo "FAIL Fuzz$name in Embedded Swift, on $corpus:"
+            tail -n 5 "$OUT/fuzz-$name.out"
+            failed=$((failed + 1))
+        fi
+    done
+else
+    echo "FAIL the fuzz targets do not build in Embedded Swift:"
+    grep -E 'error' "$OUT/fuzz-build.log" | head -10
+    failed=$((failed + 1))
+fi
 # The daemon, ambience-run: what it says and its exit code, on its own and beside the portable
 # build's, at each way a start can end before a device is read: usage, help, a configuration
 # refused, no such bus.
