@@ -151,20 +151,12 @@ installs_and_purges_in_its_suite() {  # SUITE ARCH (after package_is_lintian_cle
 }
 
 # The pure core's replay for ARMv6 with musl, static: no libc of Debian's in it. The core and JSON
-# are built here as Tests/embedded/run.sh builds them, without Glibc.
+# are built by Tests/embedded/core.sh, as for the host's replay, without Glibc.
 static_armv6_replay_runs_on_the_pi_zeros_core() {
-    local lib flags
+    local lib
     lib=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/embedded/armv6-none-none-eabi
-    flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -Osize
-        -target armv6-none-none-eabi -Xcc -mcpu=arm1176jzf-s -Xcc -mfpu=vfpv2 -Xcc -mfloat-abi=hard -I "$WORK")
-    (
-        cd "$WORK" || exit 1
-        swiftc "${flags[@]}" -parse-as-library -module-name JSON -emit-module -emit-library -static \
-            "$ROOT"/Sources/JSON/*.swift -o libJSON.a
-        swiftc "${flags[@]}" -parse-as-library -module-name AmbienceCore -emit-module -emit-library -static \
-            "$ROOT"/Sources/AmbienceCore/*.swift -o libAmbienceCore.a
-        swiftc "${flags[@]}" -c "$ROOT/Tests/embedded/main.swift" -o replay.o
-    ) || fail "the core does not build for ARMv6"
+    Tests/embedded/core.sh "$WORK" armv6-none-none-eabi -Xcc -mcpu=arm1176jzf-s -Xcc -mfpu=vfpv2 \
+        -Xcc -mfloat-abi=hard || fail "the core does not build for ARMv6"
     scripts/zig.sh cc -target arm-linux-musleabihf -mcpu=arm1176jzf_s -O2 -c embedded/strtod.c -o "$WORK/strtod.o"
     scripts/zig.sh cc -target arm-linux-musleabihf -mcpu=arm1176jzf_s -static "$WORK/replay.o" "$WORK/strtod.o" \
         -L "$WORK" -lAmbienceCore -lJSON -L "$lib" -lswiftUnicodeDataTables -lm -o "$WORK/replay-armv6"

@@ -19,18 +19,10 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.out
 
 build() {
-    local flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -Osize
-        -target "$TARGET" -I "$OUT")
-    (
-        cd "$OUT" || exit 1
-        "$SWIFTC" "${flags[@]}" -parse-as-library -module-name JSON -emit-module -emit-library -static \
-            "$ROOT"/Sources/JSON/*.swift -o libJSON.a &&
-            "$SWIFTC" "${flags[@]}" -parse-as-library -module-name AmbienceCore -emit-module -emit-library \
-                -static "$ROOT"/Sources/AmbienceCore/*.swift -o libAmbienceCore.a &&
-            cc -c -O2 "$ROOT/embedded/strtod.c" -o strtod.o &&
-            "$SWIFTC" "${flags[@]}" "$HERE/main.swift" strtod.o -L . -lAmbienceCore -lJSON \
-                -L "$EMBEDDED_LIB" -lswiftUnicodeDataTables -lm -o replay
-    )
+    SWIFTC=$SWIFTC "$HERE/core.sh" "$OUT" "$TARGET" &&
+        cc -c -O2 "$ROOT/embedded/strtod.c" -o "$OUT/strtod.o" &&
+        cc "$OUT/replay.o" "$OUT/strtod.o" -L "$OUT" -lAmbienceCore -lJSON -L "$EMBEDDED_LIB" \
+            -lswiftUnicodeDataTables -lm -o "$OUT/replay"
 }
 
 # Seeded traces: 10 Hz for two hours, light crossing both bands and back, noise, runs of failed

@@ -1,0 +1,19 @@
+#!/bin/bash
+# The pure core (JSON, AmbienceCore) and the replay made of it (Tests/embedded/main.swift),
+# compiled in Embedded Swift without Glibc for one target into DIR: libJSON.a,
+# libAmbienceCore.a and replay.o. The caller links them: Tests/embedded/run.sh for the host,
+# Tests/dist/run.sh statically with musl for the Pi Zero's ARMv6.
+#   Tests/embedded/core.sh DIR TARGET [SWIFTC-FLAG...]
+set -euo pipefail
+dir=$1 target=$2
+shift 2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+swiftc=${SWIFTC:-swiftc}
+flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -Osize -target "$target" "$@"
+    -I "$dir")
+cd "$dir"
+"$swiftc" "${flags[@]}" -parse-as-library -module-name JSON -emit-module -emit-library -static \
+    "$root"/Sources/JSON/*.swift -o libJSON.a
+"$swiftc" "${flags[@]}" -parse-as-library -module-name AmbienceCore -emit-module -emit-library -static \
+    "$root"/Sources/AmbienceCore/*.swift -o libAmbienceCore.a
+"$swiftc" "${flags[@]}" -c "$root/Tests/embedded/main.swift" -o replay.o
