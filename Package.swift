@@ -118,13 +118,15 @@ let package = Package(
         // colour scheme, and its settings. Pure; the program around it does the I/O.
         .target(name: "AmbienceKiosk", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
         // A Wayland session's output power (wlr-output-power-management), for `[display] device =
-        // "wayland"`: libwayland-client opened at run time, so nothing more to link or depend on.
+        // "wayland"` (the kiosk) and `ambience probe`: libwayland-client opened at run time, so
+        // nothing more to link or depend on.
         .target(name: "CWaylandShim"),
+        .target(name: "AmbienceWayland", dependencies: ["AmbienceCore", "AmbienceSystem", "CWaylandShim"]),
         .executableTarget(
             name: "ambience-kiosk",
             dependencies: [
                 "AmbienceClient", "AmbienceCore", "AmbienceKiosk", "AmbienceConfig", "AmbienceSystem",
-                "AmbienceCommandLine", "CWaylandShim",
+                "AmbienceCommandLine", "AmbienceWayland",
             ]),
 
         // The command line only: arguments in, library calls, errors to exit codes.
@@ -135,7 +137,7 @@ let package = Package(
                 "AmbienceSensors",
                 "AmbienceSimulation", "AmbienceSystem", "AmbienceCommandLine", "AmbienceConfig",
                 "AmbienceKiosk",
-                "AmbienceServe", "AmbienceMQTT",
+                "AmbienceServe", "AmbienceMQTT", "AmbienceWayland",
             ]),
 
         // `ambience serve`: the state over loopback HTTP. The routing, limits, event-stream framing

@@ -2,6 +2,7 @@ import AmbienceClient
 import AmbienceCore
 import AmbienceKiosk
 import AmbienceSystem
+import AmbienceWayland
 
 #if canImport(Glibc)
     import Glibc

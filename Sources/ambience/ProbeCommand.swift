@@ -3,6 +3,7 @@ import AmbienceCore
 import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSystem
+import AmbienceWayland
 
 let probeCommand = Command(
     name: "probe",
@@ -19,7 +20,9 @@ let probeCommand = Command(
           (with every bus), and on each bus looked at a monitor whose EDID answers at 0x50, named
           by it, with its brightness read through DDC/CI at 0x37; for each, whether [display] can
           put it to sleep (bl_power, VCP 0xD6); and each HDMI port's CEC adapter (/dev/cecN),
-          with the TV's answer when asked its power (Give Device Power Status).
+          with the TV's answer when asked its power (Give Device Power Status); in a Wayland
+          session (WAYLAND_DISPLAY), whether its compositor offers the outputs' power
+          (wlr-output-power-management, for [display] device = "wayland").
           Exit 0 when a sensor was found, 1 when none.
 
           Addresses looked at:
@@ -72,6 +75,10 @@ private func runProbe(_ arguments: inout Arguments) throws(CommandFailure) -> Ex
         }
         for port in TelevisionProbe.ports(clock: SystemClock()) {
             printOut(describe(port))
+        }
+        // Only in a Wayland session: without WAYLAND_DISPLAY libwayland would guess one.
+        if let session = Environment.current.first(where: { $0.hasPrefix("WAYLAND_DISPLAY=") }) {
+            printOut(describeSession(String(session.dropFirst("WAYLAND_DISPLAY=".count))))
         }
     }
     guard !busNumbers.isEmpty else {
@@ -141,6 +148,20 @@ private func describe(_ backlight: BacklightProbe.SysfsEntry) -> String {
         }
     return "backlight '\(backlight.name)' (\(BacklightProbe.sysfsBacklights)/\(backlight.name)): \(level); "
         + "drive it with [backlight] device = \"\(backlight.name)\"" + power
+}
+
+/// "wayland session wayland-0: its outputs are on (wlr-output-power-management): …".
+private func describeSession(_ name: String) -> String {
+    let head = "wayland session \(name): "
+    switch WaylandOutputs.request(nil) {
+    case .power(let power):
+        return head + "its outputs are \(power.rawValue) (wlr-output-power-management):"
+            + " [display] device = \"wayland\", with ambience kiosk in this session, can put them to sleep"
+    case .noOutputs:
+        return head + "the compositor has no output now"
+    case .unavailable(let why):
+        return head + why
+    }
 }
 
 /// "cec0 'vc4-hdmi-0' (vc4_hdmi), physical address 1.0.0.0: the TV answers on; …".

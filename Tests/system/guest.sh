@@ -626,6 +626,12 @@ kiosk_cage() {
     page_loads_within "$loads" 420 ambience-kiosk
     echo "page loaded at $(now) s: $(tail -n 1 "$REPORTS")"
     page_follows cage
+    # What a cage kiosk gets of [display] device = "wayland", as ambience probe in its session says.
+    in_session ambience probe >/tmp/probe-cage.out 2>&1
+    grep 'wayland session' /tmp/probe-cage.out ||
+        fail "ambience probe in cage's session names no Wayland session"
+    grep -q 'wayland session wayland-0: the compositor offers no output power management' /tmp/probe-cage.out ||
+        fail "ambience probe under cage does not say it has no output power management"
     # Scenario 4's kiosk: a restart of the daemon is followed, and the browser stays.
     browser=$(browser_pid)
     [ -n "$browser" ] || fail "no chromium"
@@ -683,6 +689,10 @@ display_labwc() {
     fi
     regular_room
     wait_for outputs_are on
+    in_session ambience probe >/tmp/probe-labwc.out 2>&1
+    grep 'wayland session' /tmp/probe-labwc.out || fail "ambience probe in labwc's session names no Wayland session"
+    grep -q 'wayland session wayland-0: its outputs are on (wlr-output-power-management)' /tmp/probe-labwc.out ||
+        fail "ambience probe under labwc does not offer the outputs"
     systemctl restart ambience
     wait_for lines_say "on on"
     echo "lines: on, asked on; wlopm: $(in_session wlopm)"

@@ -7,9 +7,10 @@ import CWaylandShim
 #endif
 
 /// The session's outputs through wlr-output-power-management (CWaylandShim): each call is one
-/// request on a connection of its own, as wlopm makes it, holding nothing afterwards.
-enum WaylandOutputs {
-    enum Answer: Equatable {
+/// request on a connection of its own, as wlopm makes it, holding nothing afterwards. For
+/// `ambience kiosk`, which carries out `[display] device = "wayland"`, and `ambience probe`.
+public enum WaylandOutputs {
+    public enum Answer: Equatable, Sendable {
         /// On when any output is on.
         case power(DisplayPower)
         /// The compositor has no output now (a monitor unplugged): nothing to say.
@@ -22,7 +23,7 @@ enum WaylandOutputs {
     static let timeoutMilliseconds: Int32 = 2000
 
     /// Puts every output to `power` (nil only asks) and says what they are then.
-    static func request(_ power: DisplayPower?) -> Answer {
+    public static func request(_ power: DisplayPower?) -> Answer {
         var counts = ambience_output_power_counts()
         let mode: Int32 = power.map { $0 == .on ? 1 : 0 } ?? -1
         let outcome = ambience_output_power(mode, timeoutMilliseconds, &counts)
@@ -39,8 +40,7 @@ enum WaylandOutputs {
             return .unavailable("libwayland-client.so.0 cannot be opened: no Wayland here")
         case AMBIENCE_OUTPUT_POWER_NO_COMPOSITOR:
             return .unavailable(
-                "no Wayland compositor to ask (\(error)): the kiosk must run in the session (WAYLAND_DISPLAY)"
-            )
+                "no Wayland compositor at WAYLAND_DISPLAY (\(error)): this is not the session's")
         case AMBIENCE_OUTPUT_POWER_UNSUPPORTED:
             return .unavailable(
                 "the compositor offers no output power management (wlr-output-power-management; cage has"
