@@ -722,11 +722,12 @@ display_labwc() {
 # made through uinput (the real-kernel rig's, rig/guest/touchscreen.py), which labwc takes
 # through libinput and the daemon through the package's udev rule. swayidle in pi's session, with
 # a timeout of a second, writes "resumed" whenever labwc sees input after a second without.
-# A tap while awake reaches labwc; asleep, a tap wakes the outputs and labwc sees none of it; the
-# next tap it sees. The files are in /run: rig-checks.service has a /tmp of its own, which the
-# transient units would not see.
+# A tap while awake reaches labwc; asleep (by `ambience display off`), a tap wakes the outputs and
+# labwc sees none of it; the next tap it sees.
 resumes() { grep -c resumed /run/rig/idle.log 2>/dev/null || true; }
 resumes_above() { [ "$(resumes)" -gt "$1" ]; }
+# Asked again at each try: udev applies the rule a moment after the node appears.
+owned_by_ambience() { [ "$(stat -c %U "$1")" = ambience ]; }
 tap() {
     echo "tap $1" >/run/rig/touch
     wait_for grep -q "^done tap $1" /run/rig/touch.out
@@ -743,7 +744,7 @@ touch_labwc() {
     wait_for grep -q '^node ' /run/rig/touch.out
     node=$(sed -n 's/^node //p' /run/rig/touch.out)
     # The package's rule gives touchscreens to the daemon's user.
-    wait_for test "$(stat -c %U "$node")" = ambience
+    wait_for owned_by_ambience "$node"
     install -o pi -m 644 /dev/null /run/rig/idle.log
     systemd-run --unit=rig-swayidle -p User=pi -E XDG_RUNTIME_DIR="/run/user/$uid" -E WAYLAND_DISPLAY=wayland-0 \
         swayidle -w timeout 1 'echo idle >>/run/rig/idle.log' resume 'echo resumed >>/run/rig/idle.log' >/dev/null ||
@@ -755,7 +756,8 @@ touch_labwc() {
     tap 100
     wait_for resumes_above 0
     echo "awake, a tap at $node reached labwc: $(resumes) resumed"
-    lux 0
+    # Asleep at once by an override (display-labwc waited for the dark room); a touch ends it.
+    ambience display off || fail "ambience display off"
     wait_for lines_say "off off"
     wait_for outputs_are off
     before=$(resumes)
