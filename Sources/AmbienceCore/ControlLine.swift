@@ -27,16 +27,15 @@ public enum ControlLine {
     public static func request(_ line: String) throws(ParseError) -> Request {
         let words = words(of: line)
         if words.count == 1, words[0] == recordRequest { return .record }
-        if words.first.map({ $0 == outputsReport }) == true {
-            guard words.count == 2, let power = DisplayPower(rawValue: String(words[1])) else {
-                throw ParseError(message: "expected 'outputs on' or 'outputs off'")
-            }
-            return .outputs(power)
-        }
         switch words.first {
         case "override": return .override(try parse(line))
         case "brightness": return .brightness(try parseBrightness(line))
         case "display": return .display(try parseDisplay(line))
+        case let word? where word == outputsReport:
+            guard words.count == 2, let power = DisplayPower(rawValue: String(words[1])) else {
+                throw ParseError(message: "expected 'outputs on' or 'outputs off'")
+            }
+            return .outputs(power)
         default:
             throw ParseError(
                 message: "expected 'override STATE [for DURATION]', 'override auto',"

@@ -219,11 +219,7 @@ public final class Daemon {
     private func dispatch(_ events: [Event]) {
         for var event in events {
             event.brightness = brightness.announce()
-            event.display = display.reported(by: parts.display)
-            event.displayAsked = askedOfSession
-            announcedDisplay = event.display
-            announcedAsked = event.displayAsked
-            announcedRequests = display.requests
+            announceDisplay(on: &event)
             EventWording.log(event, faultAfter: configuration.engine.faultAfter, to: logger)
             switch event.kind {
             // A `current` event from the engine is an override begun or ended without a change.
@@ -310,6 +306,16 @@ public final class Daemon {
         return due
     }
 
+    /// Puts the display's power, and what is asked of a session's outputs, on a line about to go
+    /// out, and remembers them as the lines' last word.
+    private func announceDisplay(on event: inout Event) {
+        event.display = display.reported(by: parts.display)
+        event.displayAsked = askedOfSession
+        announcedDisplay = event.display
+        announcedAsked = event.displayAsked
+        announcedRequests = display.requests
+    }
+
     /// What the lines ask of a Wayland session's outputs; nil for every other display.
     private var askedOfSession: DisplayPower? {
         configuration.displayDevice == .session ? display.request : nil
@@ -324,13 +330,9 @@ public final class Daemon {
         var current = Event(
             kind: .current, state: state, previous: nil, animated: false, reason: lastChange?.reason,
             lux: lastLux, filtered: engine.filteredLux, time: now, override: held?.state,
-            overrideUntil: held?.until, faulted: engine.isFaulted, brightness: brightness.output,
-            display: display.reported(by: parts.display))
-        current.displayAsked = askedOfSession
+            overrideUntil: held?.until, faulted: engine.isFaulted, brightness: brightness.output)
         current.brightness = brightness.announce()
-        announcedDisplay = current.display
-        announcedAsked = current.displayAsked
-        announcedRequests = display.requests
+        announceDisplay(on: &current)
         lastChange = current
         for sink in parts.sinks { sink.deliver(current) }
     }

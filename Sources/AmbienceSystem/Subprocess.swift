@@ -133,6 +133,11 @@ public enum Environment {
         return entries
     }
 
+    /// The value of variable `name` among `entries`; nil when it is not set.
+    public static func value(of name: String, in entries: [String] = current) -> String? {
+        entries.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+    }
+
     /// `entries` with `variables` set: an entry of the same name is replaced, none is repeated.
     public static func setting(_ variables: KeyValuePairs<String, String>, in entries: [String]) -> [String] {
         let names = Set(variables.map { $0.key })

@@ -57,13 +57,11 @@ func runKiosk(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     }
     if let pipe { settings.pipe = pipe }
     let environment = Environment.current
-    func variable(_ name: String) -> String? {
-        environment.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
-    }
     let profile =
         settings.userDataDirectory
         ?? BrowserCommand.defaultProfile(
-            stateHome: variable("XDG_STATE_HOME"), home: variable("HOME"), userID: getuid())
+            stateHome: Environment.value(of: "XDG_STATE_HOME", in: environment),
+            home: Environment.value(of: "HOME", in: environment), userID: getuid())
     if BrowserCommand.userDataDirectory(in: browserWords) == nil {
         do {
             try makeDirectories(profile)

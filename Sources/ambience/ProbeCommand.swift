@@ -77,8 +77,8 @@ private func runProbe(_ arguments: inout Arguments) throws(CommandFailure) -> Ex
             printOut(describe(port))
         }
         // Only in a Wayland session: without WAYLAND_DISPLAY libwayland would guess one.
-        if let session = Environment.current.first(where: { $0.hasPrefix("WAYLAND_DISPLAY=") }) {
-            printOut(describeSession(String(session.dropFirst("WAYLAND_DISPLAY=".count))))
+        if let session = Environment.value(of: "WAYLAND_DISPLAY") {
+            printOut(describeSession(session))
         }
     }
     guard !busNumbers.isEmpty else {
