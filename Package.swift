@@ -183,7 +183,7 @@ let package = Package(
         .target(name: "AmbienceTestSupport", dependencies: ["AmbienceSystem"], path: "Tests/TestSupport"),
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
         .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot"]),
-        .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem"]),
+        .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem", "AmbienceTestSupport"]),
         .testTarget(
             name: "AmbienceSensorsTests",
             dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem"]),

@@ -82,11 +82,20 @@ public final class PipeFollower {
 
     deinit { pipe?.close() }
 
-    /// What to wait on in a poll loop of one's own (a browser's pipe beside this one): when one
-    /// of these is readable, or `wakeDeadline` (monotonic seconds) has come, `next(timeout: 0)`
-    /// until it says `.timedOut`.
+    /// What a source of the event loop waits on for the pipe (beside a browser's pipe, a
+    /// server's descriptor): when one of these is readable, or `wakeDeadline` (monotonic
+    /// seconds) has come, `drain`.
     public var descriptors: [FileDescriptor] { [pipe, directoryEvents?.descriptor].compactMap { $0 } }
     public var wakeDeadline: Double { checkDue || !pending.isEmpty ? clock.now : nextCheck }
+
+    /// Takes every event there is now, in order, without waiting.
+    public func drain(_ take: (Event) -> Void) throws(Failure) {
+        while true {
+            let event = try next(timeout: 0)
+            if event == .timedOut { return }
+            take(event)
+        }
+    }
 
     /// Waits at most `timeout` seconds (`.infinity`: as long as it takes) for the next event;
     /// with 0, looks once without waiting.

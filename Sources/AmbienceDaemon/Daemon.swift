@@ -8,10 +8,11 @@ import AmbienceSystem
     import Glibc
 #endif
 
-/// The daemon's loop: samples on a fixed monotonic schedule, feeds the engine, fans events out
-/// to every sink, and otherwise waits for the next deadline, a signal or a control line.
+/// The daemon, a source of the event loop: samples on a fixed monotonic schedule, feeds the
+/// engine, fans events out to every sink, and otherwise waits for the next deadline, a signal,
+/// a control line or a touch.
 /// Everything it touches is injected, so tests run it in simulated time.
-public final class Daemon {
+public final class Daemon: EventSource {
     /// Builds the parts named, for a configuration; whatever it built before a failure it closes.
     public typealias Assemble = (DaemonConfiguration, Set<DaemonPart>) throws(DaemonError) -> DaemonParts
     public typealias Reload = () throws(ConfigFileErrors) -> DaemonConfiguration
@@ -22,15 +23,18 @@ public final class Daemon {
 
     private var configuration: DaemonConfiguration
     private let clock: any Clock
-    private let waiter: any LoopWaiting
+    /// The loop the daemon runs on, with whatever else a program adds to it.
+    public let loop: EventLoop
     private let logger: Logger
     private let notifier: any ServiceNotifying
     private let assemble: Assemble
     private let reload: Reload
     private let overrides: OverridePersistence
-    /// Descriptors the loop watches besides the control pipe; a handler returns false at
-    /// end-of-file, and the descriptor is watched no more.
-    private var inputs: [(descriptor: FileDescriptor, handle: () -> Bool)] = []
+    private var cadence: Cadence
+    /// Where a simulation ends.
+    private var end: Double?
+    /// Why the loop was stopped, when it was by a failure.
+    private var failure: DaemonError?
 
     private var engine: Engine
     private var brightness: BacklightDriver
@@ -70,7 +74,8 @@ public final class Daemon {
     ) {
         self.configuration = configuration
         self.clock = clock
-        self.waiter = waiter
+        loop = EventLoop(waiter: waiter)
+        cadence = Cadence(interval: configuration.engine.sampleInterval, start: clock.now)
         self.logger = logger
         self.notifier = notifier
         self.overrides = OverridePersistence(stores: overrides, wallClock: wallClock, logger: logger)
@@ -86,16 +91,10 @@ public final class Daemon {
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
     }
 
-    /// Adds a descriptor the loop watches, with what to do when it is readable (the simulator's
-    /// typed lux, say). `handle` returns false at end-of-file: a descriptor at its end stays
-    /// readable for ever, and watching it on would spin the loop.
-    public func watch(_ descriptor: FileDescriptor, _ handle: @escaping () -> Bool) {
-        inputs.append((descriptor, handle))
-    }
-
     /// Runs until SIGTERM or SIGINT (or `until`, a monotonic time, for simulations); leaves every
     /// output off and released. Throws when the parts cannot be built at start, or cannot be
-    /// rebuilt after a refused reload.
+    /// rebuilt after a refused reload. Whatever else is added to `loop` (the simulator's typed
+    /// lux) is served beside it.
     public func run(until end: Double? = nil) throws(DaemonError) {
         parts = try assemble(configuration, Set(DaemonPart.allCases))
         defer { shutDown() }
@@ -109,70 +108,89 @@ public final class Daemon {
         restoreDisplayOverride(at: start)
         // The display as the engine wants it before the first line, which carries its power.
         _ = display.drive(parts.display, now: start)
-        var schedule = SampleSchedule(interval: configuration.engine.sampleInterval, start: start)
-        var nextPoll = start
-        /// While a measurement is under way (a conversion, a retry): when to take it up again.
-        /// The schedule moves on only once the sample is in, so its `due` is the slot the
-        /// measurement began in until then.
-        var measurementDue: Double?
-        while true {
-            let now = clock.now
-            if let end, now >= end { return }
-            if now >= measurementDue ?? schedule.due {
-                measurementDue = measure(schedule)
-                if measurementDue == nil {
-                    if schedule.interval != configuration.engine.sampleInterval {  // reloaded
-                        schedule.restart(interval: configuration.engine.sampleInterval, at: now)
-                    }
-                    schedule.advance(after: clock.now)
-                }
-            }
-            // The engine goes no further than just before the slot of the sample to come, which it
-            // will be given next: a fault or an override's end from that slot on is taken with
-            // the sample (a sample right at the fault's deadline is in time).
-            let horizon = schedule.due
-            dispatch(engine.advance(to: min(clock.now, horizon.nextDown)))
-            let backlightDue = driveBacklight()
-            let displayDue = driveDisplay()
-            // Sinks are polled at most a second apart. When samples come more often than that,
-            // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
-            // the second) instead of waking the loop once more: a Pi running this for years
-            // wakes only to sample.
-            let pollRidesOnSamples = schedule.interval < Self.pollInterval
-            if clock.now >= nextPoll {
-                for sink in parts.sinks { sink.poll(now: clock.now) }
-                nextPoll = clock.now + Self.pollInterval - (pollRidesOnSamples ? schedule.interval : 0)
-            }
-            var deadline = measurementDue ?? schedule.due
-            if let due = watchdog.feed() { deadline = min(deadline, due) }
-            if !pollRidesOnSamples { deadline = min(deadline, nextPoll) }
-            if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
-            for due in [displayDue, display.nextDeadline].compactMap({ $0 }) { deadline = min(deadline, due) }
-            // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
-            // wake-up of its own for a step that sums its tenths another way.
-            if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
-            if let end { deadline = min(deadline, end) }
-            let watched = ((parts.control?.descriptor).map { [$0] } ?? []) + (parts.touch?.descriptors ?? [])
-            switch waiter.wait(until: deadline, descriptors: watched + inputs.map { $0.descriptor }) {
-            case .deadline:
-                continue
-            case .signal(SIGHUP):
+        cadence = Cadence(interval: configuration.engine.sampleInterval, start: start)
+        self.end = end
+        failure = nil
+        loop.add(self)
+        defer { loop.remove(self) }
+        loop.run()
+        if let failure { throw failure }
+    }
+
+    public var interest: Interest {
+        let watched = ((parts.control?.descriptor).map { [$0] } ?? []) + (parts.touch?.descriptors ?? [])
+        return Interest(reading: watched, deadline: cadence.nextWake)
+    }
+
+    public func serve(_ wake: Wake) {
+        switch wake {
+        case .deadline, .writable:
+            break
+        case .signal(SIGHUP):
+            do {
                 try reloadConfiguration()
-            case .signal(let number):
-                logger.log(.notice, "signal \(number): shutting down")
+            } catch {
+                failure = error
+                loop.stop()
                 return
-            case .readable(let descriptor):
-                if descriptor == parts.control?.descriptor {
-                    readControl()
-                } else if let touch = parts.touch, touch.descriptors.contains(descriptor) {
-                    if touch.read(descriptor) { display.touched(at: clock.now) }
-                } else if let index = inputs.firstIndex(where: { $0.descriptor == descriptor }),
-                    !inputs[index].handle()
-                {
-                    inputs.remove(at: index)
-                }
+            }
+        case .signal(let number):
+            logger.log(.notice, "signal \(number): shutting down")
+            loop.stop()
+            return
+        case .readable(let descriptor):
+            if descriptor == parts.control?.descriptor {
+                readControl()
+            } else if let touch = parts.touch, touch.descriptors.contains(descriptor) {
+                if touch.read(descriptor) { display.touched(at: clock.now) }
             }
         }
+        step()
+    }
+
+    /// Whatever is due: the sample, the engine's deadlines, the outputs; then when to wake next.
+    private func step() {
+        let now = clock.now
+        if let end, now >= end {
+            loop.stop()
+            return
+        }
+        if now >= cadence.measurementDue ?? cadence.schedule.due {
+            cadence.measurementDue = measure(cadence.schedule)
+            if cadence.measurementDue == nil {
+                if cadence.schedule.interval != configuration.engine.sampleInterval {  // reloaded
+                    cadence.schedule.restart(interval: configuration.engine.sampleInterval, at: now)
+                }
+                cadence.schedule.advance(after: clock.now)
+            }
+        }
+        // The engine goes no further than just before the slot of the sample to come, which it
+        // will be given next: a fault or an override's end from that slot on is taken with
+        // the sample (a sample right at the fault's deadline is in time).
+        let horizon = cadence.schedule.due
+        dispatch(engine.advance(to: min(clock.now, horizon.nextDown)))
+        let backlightDue = driveBacklight()
+        let displayDue = driveDisplay()
+        // Sinks are polled at most a second apart. When samples come more often than that,
+        // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
+        // the second) instead of waking the loop once more: a Pi running this for years
+        // wakes only to sample.
+        let pollRidesOnSamples = cadence.schedule.interval < Self.pollInterval
+        if clock.now >= cadence.nextPoll {
+            for sink in parts.sinks { sink.poll(now: clock.now) }
+            cadence.nextPoll =
+                clock.now + Self.pollInterval - (pollRidesOnSamples ? cadence.schedule.interval : 0)
+        }
+        var deadline = cadence.measurementDue ?? cadence.schedule.due
+        if let due = watchdog.feed() { deadline = min(deadline, due) }
+        if !pollRidesOnSamples { deadline = min(deadline, cadence.nextPoll) }
+        if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
+        for due in [displayDue, display.nextDeadline].compactMap({ $0 }) { deadline = min(deadline, due) }
+        // A ramp step due with the sample (10 %/s at 10 Hz) is taken at the sample: no
+        // wake-up of its own for a step that sums its tenths another way.
+        if let due = backlightDue, due < deadline - 1e-6 { deadline = due }
+        if let end { deadline = min(deadline, end) }
+        cadence.nextWake = deadline
     }
 
     /// Takes the measurement one step on; ingests it when it is done (or failed), stamped with

@@ -47,8 +47,11 @@ public final class PacedLoopWaiter: LoopWaiting {
         self.clock = clock
     }
 
-    public func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
-        let wake = waiter.wait(until: clock.realTime(of: deadline), clock: real, descriptors: descriptors)
+    public func wait(until deadline: Double, reading descriptors: [FileDescriptor], writing: [FileDescriptor])
+        -> Wake
+    {
+        let wake = waiter.wait(
+            until: clock.realTime(of: deadline), clock: real, reading: descriptors, writing: writing)
         if wake == .deadline { clock.sleep(until: deadline) } else { clock.catchUp(limit: deadline) }
         return wake
     }

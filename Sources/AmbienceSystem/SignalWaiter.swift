@@ -4,16 +4,10 @@ import CLinux
     import Glibc
 #endif
 
-/// The daemon's one place to wait: until a deadline, a signal, or input on a descriptor.
+/// Every program's one place to wait: until a deadline, a signal, or a descriptor ready.
 /// Signals arrive through a signalfd instead of handlers, so they are ordinary events of the
 /// loop (no async-signal-safety puzzles) and a signal can never be lost between check and sleep.
 public final class SignalWaiter {
-    public enum Wake: Equatable, Sendable {
-        case deadline
-        case signal(Int32)
-        case readable(FileDescriptor)
-    }
-
     private let signals: FileDescriptor
     private var pending: [Int32] = []
 
@@ -32,16 +26,13 @@ public final class SignalWaiter {
 
     deinit { signals.close() }
 
-    /// The signalfd, for a caller with its own poll(2) (one that also waits to write a socket);
-    /// when it is readable, `takeSignal` says which signal came.
-    public var descriptor: FileDescriptor { signals }
-
-    /// The next signal received, nil when none is pending.
-    public func takeSignal() -> Int32? { nextPendingSignal() }
-
-    /// Waits until `deadline` (monotonic seconds of `clock`), a signal, or one of `descriptors`
-    /// becomes readable, whichever comes first. Signals are reported one per call.
-    public func wait(until deadline: Double, clock: any Clock, descriptors: [FileDescriptor] = []) -> Wake {
+    /// Waits until `deadline` (monotonic seconds of `clock`), a signal, or one of `reading`
+    /// readable or `writing` writable, whichever comes first. One thing is reported per call,
+    /// signals first, then the descriptors in their order.
+    public func wait(
+        until deadline: Double, clock: any Clock, reading: [FileDescriptor] = [],
+        writing: [FileDescriptor] = []
+    ) -> Wake {
         // Signals already read come first; a signal not yet read makes the signalfd readable, so
         // the poll below returns at once for it, and a quiet wait costs no read(2).
         if !pending.isEmpty { return .signal(pending.removeFirst()) }
@@ -50,16 +41,20 @@ public final class SignalWaiter {
             if remaining <= 0 { return .deadline }
             // Round up, so a wake never comes a fraction of a millisecond early and spins.
             let milliseconds = Int32(min((remaining * 1000).rounded(.up), Double(Int32.max)))
+            var requests: [(descriptor: FileDescriptor, events: Int16)] = [(signals, Int16(POLLIN))]
+            for descriptor in reading { requests.append((descriptor, Int16(POLLIN))) }
+            for descriptor in writing { requests.append((descriptor, Int16(POLLOUT))) }
             let events: [Int16]
             do {
-                events = try FileDescriptor.poll(
-                    [signals] + descriptors, events: Int16(POLLIN), milliseconds: milliseconds)
+                events = try FileDescriptor.poll(requests, milliseconds: milliseconds)
             } catch {
                 return .deadline
             }
             if events[0] != 0, let signal = nextPendingSignal() { return .signal(signal) }
+            // An error or hang-up is reported as ready: the read or write that follows meets it.
             if let index = events.indices.dropFirst().first(where: { events[$0] != 0 }) {
-                return .readable(descriptors[index - 1])
+                return index <= reading.count
+                    ? .readable(reading[index - 1]) : .writable(writing[index - 1 - reading.count])
             }
         }
     }

@@ -8,8 +8,10 @@ import AmbienceWayland
     import Glibc
 #endif
 
-/// The kiosk's loop: one browser at a time, the daemon's pipe, signals, all in one poll(2).
-final class Kiosk {
+/// The kiosk, a source of the event loop: one browser at a time on its DevTools pipe, and the
+/// daemon's pipe, followed throughout. Its life has three phases, each a run of the loop that
+/// the kiosk stops when the phase is over.
+final class Kiosk: EventSource {
     /// How a browser's run ended.
     enum Ending {
         /// It exited by itself, after answering on the pipe or not.
@@ -23,7 +25,8 @@ final class Kiosk {
     let settings: KioskSettings
     let arguments: [String]
     private let clock = SystemClock()
-    private let signals: SignalWaiter
+    private let loop: EventLoop
+    private var phase = Phase.waitingForState(until: 0)
     private let follower: PipeFollower
     private var states = StateFollower()
     private var appearance: Appearance?
@@ -45,8 +48,37 @@ final class Kiosk {
         // A SIGCHLD ignored by whoever started the kiosk would be inherited, and Linux would
         // then reap the browser itself, leaving no status to wait for.
         signal(SIGCHLD, SIG_DFL)
-        signals = try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
+        loop = EventLoop(
+            waiter: SignalLoopWaiter(
+                try SignalWaiter(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD]), clock: clock))
         follower = PipeFollower(path: settings.pipe)
+        loop.add(self)
+    }
+
+    /// What the loop is run for now.
+    private enum Phase {
+        /// Before the first browser, until a state has come or `until`.
+        case waitingForState(until: Double)
+        /// A browser runs.
+        case browsing(BrowserRun)
+        /// Between two browsers.
+        case pausing(until: Double)
+    }
+
+    /// A browser's run: its deadlines, and how it ended once it has.
+    private struct BrowserRun {
+        let browser: Browser
+        let answerDeadline: Double
+        var killDeadline = Double.infinity
+        var stopping = false
+        var silent = false
+        var ending: Ending?
+    }
+
+    /// Runs the loop through one phase.
+    private func run(_ phase: Phase) {
+        self.phase = phase
+        loop.run()
     }
 
     /// Runs browsers until one ends the kiosk; returns the kiosk's exit status.
@@ -100,41 +132,9 @@ final class Kiosk {
         session = DevToolsSession(overridesAutoDarkMode: settings.overridesAutoDarkMode)
         if let appearance { _ = session.show(appearance) }
         browser.send(session.start())
-        let answerDeadline = clock.now + settings.answerTimeout
-        var silent = false
-        var killDeadline = Double.infinity
-        var stopping = false
-        while true {
-            if let status = try? Subprocess.reap(browser.process) {
-                // Whatever it left behind in its process group (it may have been killed) goes too.
-                browser.killAll()
-                if stopRequested { return .stopped }
-                if silent { return .silent }
-                return .exited(status, answered: session.hasAnswered)
-            }
-            if !stopping, stopRequested || (!session.hasAnswered && clock.now >= answerDeadline) {
-                stopping = true
-                silent = !stopRequested
-                browser.terminate()
-                killDeadline = clock.now + (silent ? min(settings.stopTimeout, 2) : settings.stopTimeout)
-            }
-            if clock.now >= killDeadline {
-                browser.killAll()
-                killDeadline = .infinity
-            }
-            var deadline = min(wakeDeadline, killDeadline)
-            if !session.hasAnswered, !stopping { deadline = min(deadline, answerDeadline) }
-            if let retry = session.nextRetry { deadline = min(deadline, retry) }
-            if browser.hasUnsent { deadline = min(deadline, clock.now + 0.02) }
-            let wake = signals.wait(
-                until: deadline, clock: clock,
-                descriptors: [browser.replies].compactMap { $0 } + follower.descriptors)
-            if case .signal(let number) = wake, number != SIGCHLD { stopRequested = true }
-            serveBrowser(browser)
-            browser.send(session.retry(at: clock.now))
-            followPipe()
-            browser.flush()
-        }
+        run(.browsing(BrowserRun(browser: browser, answerDeadline: clock.now + settings.answerTimeout)))
+        guard case .browsing(let run) = phase, let ending = run.ending else { return .stopped }
+        return ending
     }
 
     /// Before the first browser: when the daemon's pipe is there, its first state is waited for
@@ -143,15 +143,8 @@ final class Kiosk {
     /// after they have shown the browser's own. Without a pipe the browser starts at once.
     /// False when a signal ends the kiosk meanwhile.
     private func awaitFirstState() -> Bool {
-        let end = clock.now + Self.firstStateWait
-        while appearance == nil, clock.now < end {
-            followPipe()
-            if appearance != nil || sawMissingPipe { break }
-            let wake = signals.wait(
-                until: min(end, wakeDeadline), clock: clock, descriptors: follower.descriptors)
-            if case .signal(let number) = wake, number != SIGCHLD { return false }
-        }
-        return true
+        run(.waitingForState(until: clock.now + Self.firstStateWait))
+        return !stopRequested
     }
 
     /// Long enough for the daemon to notice a new reader (its check runs every second).
@@ -159,13 +152,69 @@ final class Kiosk {
 
     /// Waits between two browsers, still following the pipe; false when a signal ends the kiosk.
     private func pause(until end: Double) -> Bool {
-        while clock.now < end {
-            let wake = signals.wait(
-                until: min(end, wakeDeadline), clock: clock, descriptors: follower.descriptors)
-            if case .signal(let number) = wake, number != SIGCHLD { return false }
-            followPipe()
+        run(.pausing(until: end))
+        return !stopRequested
+    }
+
+    var interest: Interest {
+        var interest = Interest(reading: follower.descriptors, deadline: wakeDeadline)
+        switch phase {
+        case .waitingForState(let end), .pausing(let end):
+            interest.deadline = min(interest.deadline, end)
+        case .browsing(let run):
+            if let replies = run.browser.replies { interest.reading.append(replies) }
+            interest.deadline = min(interest.deadline, run.killDeadline)
+            if !session.hasAnswered, !run.stopping {
+                interest.deadline = min(interest.deadline, run.answerDeadline)
+            }
+            if let retry = session.nextRetry { interest.deadline = min(interest.deadline, retry) }
+            if run.browser.hasUnsent { interest.deadline = min(interest.deadline, clock.now + 0.02) }
         }
-        return true
+        return interest
+    }
+
+    func serve(_ wake: Wake) {
+        if case .signal(let number) = wake, number != SIGCHLD { stopRequested = true }
+        switch phase {
+        case .waitingForState(let end):
+            followPipe()
+            if appearance != nil || sawMissingPipe || stopRequested || clock.now >= end { loop.stop() }
+        case .pausing(let end):
+            followPipe()
+            if stopRequested || clock.now >= end { loop.stop() }
+        case .browsing(var run):
+            serveBrowser(run.browser)
+            run.browser.send(session.retry(at: clock.now))
+            followPipe()
+            run.browser.flush()
+            tend(&run)
+            phase = .browsing(run)
+            if run.ending != nil { loop.stop() }
+        }
+    }
+
+    /// Reaps the browser when it has ended; ends it when the kiosk stops or it never answers,
+    /// and kills what is left of it when it does not go.
+    private func tend(_ run: inout BrowserRun) {
+        let browser = run.browser
+        if let status = try? Subprocess.reap(browser.process) {
+            // Whatever it left behind in its process group (it may have been killed) goes too.
+            browser.killAll()
+            run.ending =
+                stopRequested
+                ? .stopped : run.silent ? .silent : .exited(status, answered: session.hasAnswered)
+            return
+        }
+        if !run.stopping, stopRequested || (!session.hasAnswered && clock.now >= run.answerDeadline) {
+            run.stopping = true
+            run.silent = !stopRequested
+            browser.terminate()
+            run.killDeadline = clock.now + (run.silent ? min(settings.stopTimeout, 2) : settings.stopTimeout)
+        }
+        if clock.now >= run.killDeadline {
+            browser.killAll()
+            run.killDeadline = .infinity
+        }
     }
 
     private func serveBrowser(_ browser: Browser) {

@@ -9,12 +9,13 @@ import CMosquitto
     import Glibc
 #endif
 
-/// The bridge's one loop: a single poll(2) on the broker's socket (POLLOUT only while libmosquitto
-/// has something to send), the daemon's pipe and the signals; libmosquitto is driven by hand
+/// The bridge, a source of the event loop: the broker's socket (writable asked only while
+/// libmosquitto has something to send) and the daemon's pipe; libmosquitto is driven by hand
 /// (loop_read, loop_write, loop_misc) and never runs a thread of its own. Connections are made
-/// with the async calls and retried here, with backoff and jitter. The one wait outside poll(2)
-/// is the broker's name being resolved when a connection starts (getaddrinfo(3) blocks).
-final class Session {
+/// with the async calls and retried here, with backoff and jitter. The waits outside the loop are
+/// the broker's name being resolved when a connection starts (getaddrinfo(3) blocks) and, on
+/// leaving, at most 2 s for the DISCONNECT to go out.
+final class Session: EventSource {
     enum Link: Equatable {
         /// Not connected; the next attempt at `retryAt`.
         case idle(retryAt: Double)
@@ -38,6 +39,9 @@ final class Session {
     private var libraryError: String?
     private var lines = LineFramer()
     private var random = SystemRandomNumberGenerator()
+    private let follower: PipeFollower
+    private var loop: EventLoop?
+    private var exitCode = ExitCode.ok
 
     init(configuration: MQTTConfiguration, deviceID: String, password: String?, logger: Logger) {
         self.configuration = configuration
@@ -59,6 +63,7 @@ final class Session {
         trouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
         self.password = password
+        follower = PipeFollower(path: configuration.pipe)
     }
 
     private let password: String?
@@ -66,72 +71,83 @@ final class Session {
     private var broker: String { "\(configuration.broker.host):\(configuration.broker.port)" }
 
     func run() -> ExitCode {
-        let signals: SignalWaiter
+        let loop: EventLoop
         do {
-            signals = try SignalWaiter(signals: [SIGTERM, SIGINT])
+            loop = EventLoop(
+                waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT]), clock: clock))
         } catch {
             logger.log(.error, "cannot watch for signals: \(error)")
             return .failure
         }
         guard let client = makeClient() else { return .failure }
         self.client = client
+        self.loop = loop
         defer {
             mosquitto_destroy(client)
             mosquitto_lib_cleanup()
         }
-        let follower = PipeFollower(path: configuration.pipe)
         logger.log(
             .notice,
             "ambience mqtt \(deviceID): broker \(configuration.broker.tls ? "mqtts" : "mqtt")://\(broker),"
                 + " topics \(bridge.settings.topics.prefix)/\(deviceID)/…, pipe \(configuration.pipe)")
-        while true {
-            let now = clock.now
-            if case .idle(let retryAt) = link, now >= retryAt { attemptConnection(now: now) }
-            if case .connecting(let since) = link, now - since > Double(configuration.keepalive) {
-                connectionFailed("no answer from the broker within \(configuration.keepalive) s", now: now)
-            }
-            perform(bridge.tick(now: now))
+        loop.add(self)
+        loop.run()
+        // The loop holds its sources, and this source its loop.
+        loop.remove(self)
+        return exitCode
+    }
 
-            let socket = mosquitto_socket(client)
-            var requests: [(descriptor: FileDescriptor, events: Int16)] = [
-                (signals.descriptor, Int16(POLLIN))
-            ]
-            requests += follower.descriptors.map { ($0, Int16(POLLIN)) }
-            if socket >= 0 {
-                // Asked again on every turn: the descriptor changes with each connection.
-                let events = POLLIN | (mosquitto_want_write(client) ? POLLOUT : 0)
-                requests.append((FileDescriptor(rawValue: socket), Int16(events)))
-            }
-            // At least once a second: loop_misc keeps the keepalive (PINGREQ, and noticing no PINGRESP).
-            var deadline = now + 1
-            if case .idle(let retryAt) = link { deadline = min(deadline, retryAt) }
-            deadline = min(deadline, follower.wakeDeadline, bridge.nextDeadline ?? .infinity)
-            let milliseconds = Int32(max(0, ((deadline - clock.now) * 1000).rounded(.up)))
-            let ready =
-                (try? FileDescriptor.poll(requests, milliseconds: milliseconds)) ?? requests.map { _ in 0 }
-
-            if ready[0] != 0, let signal = signals.takeSignal() {
-                logger.log(.notice, "signal \(signal): shutting down")
-                shutDown()
-                return .ok
-            }
-            if socket >= 0, let revents = ready.last {
-                // loop_read also drains what TLS holds decrypted already (it reads on while
-                // SSL_pending says so), which poll(2) on the socket could not tell.
-                if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
-                    check(mosquitto_loop_read(client, 1), "read")
-                }
-                if revents & Int16(POLLOUT) != 0, mosquitto_socket(client) >= 0 {
-                    check(mosquitto_loop_write(client, 1), "write")
-                }
-            }
-            if mosquitto_socket(client) >= 0 { check(mosquitto_loop_misc(client), "keepalive") }
-            if let failure = drain(follower) {
-                logger.log(.error, failure)
-                shutDown()
-                return .failure
-            }
+    var interest: Interest {
+        guard let client else { return Interest() }
+        var interest = Interest(reading: follower.descriptors)
+        let socket = mosquitto_socket(client)
+        if socket >= 0 {
+            // Asked again on every turn: the descriptor changes with each connection.
+            interest.reading.append(FileDescriptor(rawValue: socket))
+            if mosquitto_want_write(client) { interest.writing.append(FileDescriptor(rawValue: socket)) }
         }
+        // At least once a second: loop_misc keeps the keepalive (PINGREQ, and noticing no PINGRESP).
+        interest.deadline = clock.now + 1
+        if case .idle(let retryAt) = link { interest.deadline = min(interest.deadline, retryAt) }
+        interest.deadline = min(interest.deadline, follower.wakeDeadline, bridge.nextDeadline ?? .infinity)
+        return interest
+    }
+
+    func serve(_ wake: Wake) {
+        guard let client else { return }
+        let socket = FileDescriptor(rawValue: mosquitto_socket(client))
+        switch wake {
+        case .signal(let signal):
+            logger.log(.notice, "signal \(signal): shutting down")
+            leave(.ok)
+            return
+        case .readable(socket):
+            // loop_read also drains what TLS holds decrypted already (it reads on while
+            // SSL_pending says so), which poll(2) on the socket could not tell.
+            check(mosquitto_loop_read(client, 1), "read")
+        case .writable(socket):
+            check(mosquitto_loop_write(client, 1), "write")
+        case .deadline, .readable, .writable:
+            break
+        }
+        if mosquitto_socket(client) >= 0 { check(mosquitto_loop_misc(client), "keepalive") }
+        if let failure = drain() {
+            logger.log(.error, failure)
+            leave(.failure)
+            return
+        }
+        let now = clock.now
+        if case .idle(let retryAt) = link, now >= retryAt { attemptConnection(now: now) }
+        if case .connecting(let since) = link, now - since > Double(configuration.keepalive) {
+            connectionFailed("no answer from the broker within \(configuration.keepalive) s", now: now)
+        }
+        perform(bridge.tick(now: now))
+    }
+
+    private func leave(_ code: ExitCode) {
+        shutDown()
+        exitCode = code
+        loop?.stop()
     }
 
     // MARK: The connection
@@ -305,36 +321,38 @@ final class Session {
     // MARK: The daemon's pipe
 
     /// Reads what the pipe has without waiting; a message when it cannot be read at all.
-    private func drain(_ follower: PipeFollower) -> String? {
-        while true {
-            let event: PipeFollower.Event
-            do {
-                event = try follower.next(timeout: 0)
-            } catch {
-                return error.description
+    /// What the pipe has now, taken; why it cannot be followed, if it cannot.
+    private func drain() -> String? {
+        do {
+            try follower.drain(take)
+        } catch {
+            return error.description
+        }
+        return nil
+    }
+
+    private func take(_ event: PipeFollower.Event) {
+        switch event {
+        case .timedOut:
+            break
+        case .missing:
+            bridge.daemonLeft()
+            logger.log(
+                .warning,
+                "waiting for \(configuration.pipe) to appear (is the daemon running, with it in [pipes] paths?)"
+            )
+        case .closed:
+            bridge.daemonLeft()
+            lines.close()
+        case .opened:
+            lines.close()
+        case .data(let bytes):
+            for line in lines.push(bytes) {
+                perform(bridge.eventLine(String(decoding: line, as: UTF8.self), now: clock.now))
             }
-            switch event {
-            case .timedOut:
-                return nil
-            case .missing:
-                bridge.daemonLeft()
-                logger.log(
-                    .warning,
-                    "waiting for \(configuration.pipe) to appear (is the daemon running, with it in [pipes] paths?)"
-                )
-            case .closed:
-                bridge.daemonLeft()
-                lines.close()
-            case .opened:
-                lines.close()
-            case .data(let bytes):
-                for line in lines.push(bytes) {
-                    perform(bridge.eventLine(String(decoding: line, as: UTF8.self), now: clock.now))
-                }
-                let skipped = lines.takeSkipped()
-                if skipped > 0 {
-                    logger.log(.warning, "\(configuration.pipe): " + LineFramer.skippedMessage(skipped))
-                }
+            let skipped = lines.takeSkipped()
+            if skipped > 0 {
+                logger.log(.warning, "\(configuration.pipe): " + LineFramer.skippedMessage(skipped))
             }
         }
     }

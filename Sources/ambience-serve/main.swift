@@ -74,14 +74,14 @@ func runServe(_ arguments: inout Arguments) throws(CommandFailure) -> ExitCode {
     return try serve(configuration)
 }
 
-/// The one loop: signals, the pipe and MHD's descriptor in one poll(2); the pipe's events go to
-/// every stream, a comment every 15 s keeps the streams alive.
+/// Listens, follows the pipe, and serves both on the event loop until a signal.
 func serve(_ configuration: ServeConfiguration) throws(CommandFailure) -> ExitCode {
-    let keepAliveInterval = 15.0
-    let waiter: SignalWaiter
+    let loop: EventLoop
     let server: HTTPServer
+    let clock = SystemClock()
     do {
-        waiter = try SignalWaiter(signals: [SIGTERM, SIGINT])
+        loop = EventLoop(
+            waiter: SignalLoopWaiter(try SignalWaiter(signals: [SIGTERM, SIGINT]), clock: clock))
     } catch {
         throw CommandFailure(error)
     }
@@ -96,55 +96,13 @@ func serve(_ configuration: ServeConfiguration) throws(CommandFailure) -> ExitCo
     shown.port = server.port
     Logger.standard.log(
         .notice, "ambience serve: listening on http://\(shown)/, following \(configuration.pipe)")
-    let pipe = PipeFollower(path: configuration.pipe)
-    let clock = SystemClock()
-    var nextKeepAlive = clock.now + keepAliveInterval
-    while true {
-        var deadline = min(nextKeepAlive, pipe.wakeDeadline)
-        if let timeout = server.timeout { deadline = min(deadline, clock.now + timeout) }
-        if case .signal = waiter.wait(
-            until: deadline, clock: clock, descriptors: [server.epoll] + pipe.descriptors)
-        {
-            server.stop()
-            return .ok
-        }
-        readPipe: while true {
-            let event: PipeFollower.Event
-            do {
-                event = try pipe.next(timeout: 0)
-            } catch {
-                server.stop()
-                throw CommandFailure(error)
-            }
-            switch event {
-            case .timedOut:
-                break readPipe
-            case .data(let bytes):
-                for message in server.feed.consume(bytes) {
-                    server.broadcast(EventStreamFormat.event(message.name, data: message.data))
-                }
-                let skipped = server.feed.takeSkipped()
-                if skipped > 0 {
-                    Logger.standard.log(
-                        .warning,
-                        "ambience serve: \(configuration.pipe): " + LineFramer.skippedMessage(skipped))
-                }
-            case .closed:
-                server.feed.disconnected()
-            case .missing:
-                Logger.standard.log(
-                    .notice,
-                    "ambience serve: waiting for \(configuration.pipe) to appear (is the daemon running?)")
-            case .opened:
-                continue
-            }
-        }
-        if clock.now >= nextKeepAlive {
-            server.broadcast(EventStreamFormat.keepAlive)
-            nextKeepAlive = clock.now + keepAliveInterval
-        }
-        server.run()
-    }
+    let service = Service(server: server, pipe: configuration.pipe, clock: clock, loop: loop)
+    loop.add(service)
+    loop.run()
+    loop.remove(service)
+    server.stop()
+    if let failure = service.failure { throw CommandFailure(failure) }
+    return .ok
 }
 
 /// Each connection is a descriptor: the soft limit up to the hard one, for the connection limit.

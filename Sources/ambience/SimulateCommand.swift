@@ -93,7 +93,7 @@ private func runSimulation(_ arguments: inout Arguments) throws(CommandFailure) 
             return next
         })
     if case .typed = profile {
-        daemon.watch(.standardInput) { light.readTypedLux() }
+        daemon.loop.add(InputSource(.standardInput) { light.readTypedLux() })
     }
     let pipes = configuration.pipes.paths.joined(separator: ", ")
     logger.log(

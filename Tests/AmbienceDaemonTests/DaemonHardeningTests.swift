@@ -80,7 +80,7 @@ final class RealPartsRig {
     }
 
     func daemon(
-        script: [(time: Double, wake: SignalWaiter.Wake)], reload: @escaping Daemon.Reload,
+        script: [(time: Double, wake: Wake)], reload: @escaping Daemon.Reload,
         notifier: RecordingNotifier = RecordingNotifier()
     ) -> Daemon {
         Daemon(
@@ -301,11 +301,12 @@ final class RealPartsRig {
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
             assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
         var handled = 0
-        daemon.watch(input) {
-            handled += 1
-            var byte: UInt8 = 0
-            return read(input.rawValue, &byte, 1) > 0
-        }
+        daemon.loop.add(
+            InputSource(input) {
+                handled += 1
+                var byte: UInt8 = 0
+                return read(input.rawValue, &byte, 1) > 0
+            })
         try daemon.run(until: 10)
         #expect(handled == 1)
         #expect(waiter.readableWakes == 1)
@@ -323,7 +324,9 @@ final class PollingWaiter: LoopWaiting {
 
     init(clock: ManualClock) { self.clock = clock }
 
-    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+    func wait(until deadline: Double, reading descriptors: [FileDescriptor], writing: [FileDescriptor])
+        -> Wake
+    {
         var polled = descriptors.map { pollfd(fd: $0.rawValue, events: Int16(POLLIN), revents: 0) }
         if !polled.isEmpty, poll(&polled, nfds_t(polled.count), 0) > 0,
             let ready = polled.first(where: { $0.revents != 0 })

@@ -4,6 +4,7 @@ import AmbienceDaemon
 import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSystem
+import AmbienceTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -73,31 +74,6 @@ final class RecordingSink: Sink {
     func close() { closed = true }
 }
 
-/// Waits in simulated time: jumps the clock to the deadline, or to the next scripted wake.
-final class ScriptedWaiter: LoopWaiting {
-    let clock: ManualClock
-    var script: [(time: Double, wake: SignalWaiter.Wake)]
-    /// How late the wake-up at a deadline comes, wait by wait: a timer's slack, a busy board.
-    var lateness: (Int) -> Double = { _ in 0 }
-    private(set) var waits = 0
-
-    init(clock: ManualClock, script: [(time: Double, wake: SignalWaiter.Wake)]) {
-        self.clock = clock
-        self.script = script
-    }
-
-    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
-        waits += 1
-        if let next = script.first, next.time <= deadline {
-            script.removeFirst()
-            clock.sleep(until: next.time)
-            return next.wake
-        }
-        clock.sleep(until: deadline + lateness(waits))
-        return .deadline
-    }
-}
-
 let daemonThresholds = try! Thresholds(
     invertRegular: Boundary(fall: 10, rise: 20), regularContrast: Boundary(fall: 500, rise: 1000))
 
@@ -126,7 +102,7 @@ struct DaemonHarness {
 
     init(
         configuration: DaemonConfiguration = daemonConfiguration(),
-        script: [(time: Double, wake: SignalWaiter.Wake)],
+        script: [(time: Double, wake: Wake)],
         reload: @escaping Daemon.Reload = brokenReload("no reload in this test"),
         light: @escaping (Double) -> Double?
     ) {

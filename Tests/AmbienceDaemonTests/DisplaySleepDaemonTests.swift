@@ -168,7 +168,9 @@ final class TouchScript: LoopWaiting {
         self.script = script.map { (time: $0.0, bytes: $0.1) }
     }
 
-    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+    func wait(until deadline: Double, reading descriptors: [FileDescriptor], writing: [FileDescriptor])
+        -> Wake
+    {
         if let next = script.first, deadline >= next.time, let descriptor = touch.descriptors.first {
             clock.sleep(until: next.time)
             script.removeFirst()

@@ -398,7 +398,9 @@ final class ControlScript: LoopWaiting {
         self.path = path
     }
 
-    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+    func wait(until deadline: Double, reading descriptors: [FileDescriptor], writing: [FileDescriptor])
+        -> Wake
+    {
         if !sent, deadline >= time {
             clock.sleep(until: time)
             sent = true

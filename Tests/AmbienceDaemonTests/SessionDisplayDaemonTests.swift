@@ -32,7 +32,9 @@ final class EmulatedKiosk: LoopWaiting {
         self.others = others.map { (time: $0.0, power: $0.1) }
     }
 
-    func wait(until deadline: Double, descriptors: [FileDescriptor]) -> SignalWaiter.Wake {
+    func wait(until deadline: Double, reading descriptors: [FileDescriptor], writing: [FileDescriptor])
+        -> Wake
+    {
         var actions: [SessionOutputs.Action] = []
         for event in sink.events.dropFirst(seen) where event.kind == .change || event.kind == .current {
             actions += outputs.line(display: event.display, asked: event.displayAsked)

@@ -30,7 +30,27 @@ struct SignalWaiterTests {
         #expect(write(ends[1], "x", 1) == 1)
         let input = FileDescriptor(rawValue: ends[0])
         #expect(
-            waiter.wait(until: 1000, clock: ManualClock(now: 0), descriptors: [input]) == .readable(input))
+            waiter.wait(until: 1000, clock: ManualClock(now: 0), reading: [input]) == .readable(input))
+    }
+
+    @Test func aWritableDescriptorWakesTheWaitAfterTheReadableOnes() throws {
+        let waiter = try SignalWaiter(signals: [SIGUSR2])
+        let quiet = try FileDescriptor.makePipe()
+        let other = try FileDescriptor.makePipe()
+        defer {
+            for end in [quiet.read, quiet.write, other.read, other.write] { end.close() }
+        }
+        // Nothing to read on either pipe; the writing ends have room.
+        #expect(
+            waiter.wait(
+                until: 1000, clock: ManualClock(now: 0), reading: [quiet.read], writing: [other.write])
+                == .writable(other.write))
+        try other.write.writeAll("x")
+        #expect(
+            waiter.wait(
+                until: 1000, clock: ManualClock(now: 0), reading: [quiet.read, other.read],
+                writing: [quiet.write])
+                == .readable(other.read))
     }
 
     @Test func aShortRealDeadlinePasses() throws {
