@@ -166,7 +166,7 @@ dist-test: dist embedded
 test-arm64: dist
 	deb=$$(scripts/make-deb.sh --suite trixie --arch arm64 --binary .build/dist/trixie-arm64/ambience \
 		--out .build/deb | tail -n 1) && \
-	RIG_DEB=$$deb Tests/rig/run-arm64.sh
+	RIG_DEB=$$deb Tests/rig/run-arm.sh arm64
 	Tests/system/run.sh .build/dist/trixie-arm64/ambience
 
 # The real-kernel rig: Debian's kernel in QEMU with i2c-stub, the project's test adapter and
@@ -182,7 +182,15 @@ rig-test: build
 # the package RIG_DEB=path.deb, installed in the guest with dpkg.
 .PHONY: rig-test-arm64
 rig-test-arm64:
-	Tests/rig/run-arm64.sh
+	Tests/rig/run-arm.sh arm64
+
+# The rig's scenarios on 32-bit Arm (docs/rig.md, "armhf"): the trixie armhf package of make dist
+# installed in Debian 13's armmp kernel on QEMU's virt board, with a Debian 13 armhf root.
+.PHONY: test-armhf
+test-armhf: dist
+	deb=$$(scripts/make-deb.sh --suite trixie --arch armhf --binary .build/dist/trixie-armhf/ambience \
+		--out .build/deb | tail -n 1) && \
+	RIG_DEB=$$deb Tests/rig/run-arm.sh armhf
 
 # The Pi's own SoC (docs/rig.md, "The Pi's own SoC"): QEMU's raspi3b with Debian 13's arm64 kernel
 # and the upstream Raspberry Pi 3 B device tree; the board profile and the trixie arm64 package

@@ -6,17 +6,32 @@ RIG_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Absolute, because the guest sees the host's tree at the same paths.
 RIG_DIR=$(realpath -m "${RIG_DIR:-$RIG_REPO/.rig}")
 # The guest's architecture: amd64 (the default: Debian 12's kernel, the host's / as the guest's
-# root) or arm64 (Debian 13's arm64 kernel, a Debian 13 arm64 root as the guest's root).
+# root), or arm64 or armhf (Debian 13's kernel for it, a Debian 13 root of that architecture as
+# the guest's root, on QEMU's virt board).
 RIG_ARCH=${RIG_ARCH:-amd64}
 case $RIG_ARCH in
 x86_64 | amd64) RIG_ARCH=amd64 ;;
 aarch64 | arm64) RIG_ARCH=arm64 ;;
-*) echo "rig: RIG_ARCH must be amd64 or arm64, not $RIG_ARCH" >&2; exit 1 ;;
+arm | armhf) RIG_ARCH=armhf ;;
+*) echo "rig: RIG_ARCH must be amd64, arm64 or armhf, not $RIG_ARCH" >&2; exit 1 ;;
 esac
-# arm64 only: the Debian 13 arm64 root the guest runs (scripts/debian-root.sh trixie arm64
-# makes one; rig/setup.sh adds what the rig needs to it).
-RIG_ROOT=$(realpath -m "${RIG_ROOT:-/var/cache/ambience/roots/trixie-arm64}")
-export RIG_REPO RIG_DIR RIG_ARCH RIG_ROOT
+# arm64 and armhf: the Debian 13 root the guest runs, to which rig/setup.sh adds what the rig
+# needs. arm64's is the build root (scripts/debian-root.sh trixie arm64); armhf has no Swift in
+# Debian, so its is a bare one of its own (AMBIENCE_ROOTS=/var/cache/ambience/roots/rig
+# scripts/debian-root.sh --bare trixie armhf), apart from the bare root make dist-test installs
+# the package in.
+case $RIG_ARCH in
+armhf) RIG_ROOT=$(realpath -m "${RIG_ROOT:-/var/cache/ambience/roots/rig/bare/trixie-armhf}") ;;
+*) RIG_ROOT=$(realpath -m "${RIG_ROOT:-/var/cache/ambience/roots/trixie-arm64}") ;;
+esac
+# Debian's kernel flavour for the Arm guests: arm64, and armmp for ARMv7 boards (QEMU's virt
+# board with a Cortex-A15; the Pi's 32-bit kernels are Raspberry Pi OS's own).
+case $RIG_ARCH in
+arm64) RIG_KERNEL_FLAVOUR=arm64 ;;
+armhf) RIG_KERNEL_FLAVOUR=armmp ;;
+*) RIG_KERNEL_FLAVOUR=amd64 ;;
+esac
+export RIG_REPO RIG_DIR RIG_ARCH RIG_ROOT RIG_KERNEL_FLAVOUR
 
 rig_die() {
     echo "rig: $*" >&2
@@ -44,4 +59,14 @@ rig_prepared_kernel() {
 # Where the build products for one kernel version go.
 rig_kernel_dir() {
     echo "$(rig_arch_dir)/kernels/$1"
+}
+
+# The kernel file QEMU boots: the uncompressed vmlinux on amd64 (no decompression, which costs
+# seconds under emulation), Debian's arm64 Image, armmp's zImage.
+rig_kernel_image() {
+    case $RIG_ARCH in
+    amd64) echo vmlinux ;;
+    arm64) echo Image ;;
+    armhf) echo zImage ;;
+    esac
 }

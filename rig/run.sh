@@ -12,13 +12,15 @@
 #                  scenarios take 6 to 10 minutes here, more beside other emulated guests)
 #   RIG_SMP        virtual CPUs (default 2)
 #   RIG_ACCEL      kvm or tcg (default: kvm where the host really has hardware KVM)
-#   RIG_ARCH       amd64 (default) or arm64: Debian 13's arm64 kernel in qemu-system-aarch64
-#                  (-M virt, always software emulation), with the Debian 13 arm64 root at
-#                  RIG_ROOT as the guest's root (one throw-away overlay over all of it) and the
-#                  repo and RIG_DIR shared at their host paths (RIG_ARCH=arm64 rig/setup.sh)
-#   RIG_MEMORY     guest memory (default 1G on amd64, 1536M on arm64: the overlay lives in it)
+#   RIG_ARCH       amd64 (default), arm64 or armhf: Debian 13's kernel for it on QEMU's virt
+#                  board (qemu-system-aarch64, or qemu-system-arm with a Cortex-A15; always
+#                  software emulation), with the Debian 13 root of that architecture at RIG_ROOT
+#                  as the guest's root (one throw-away overlay over all of it) and the repo and
+#                  RIG_DIR shared at their host paths (RIG_ARCH=arm64 rig/setup.sh)
+#   RIG_MEMORY     guest memory (default 1G on amd64, 1536M on arm64 and armhf: the overlay
+#                  lives in it)
 #   RIG_OVERLAY    root: on amd64 too, one throw-away overlay over the whole shared root, so a
-#                  package can be installed in the guest (arm64 always has it)
+#                  package can be installed in the guest (the Arm guests always have it)
 # The guest's command sees RIG_DIR, RIG_REPO and RIG_ARCH too.
 set -euo pipefail
 # shellcheck source=rig/lib.sh
@@ -76,9 +78,9 @@ boot_guest() {
         -append "$append" </dev/null
 }
 
-# The directories arm64 guests get besides the root, as TAG:PATH: the repo, and RIG_DIR when it
-# is not inside the repo. Mounted at the same paths in the guest (rig.shares).
-arm64_shares() {
+# The directories the Arm guests get besides the root, as TAG:PATH: the repo, and RIG_DIR when
+# it is not inside the repo. Mounted at the same paths in the guest (rig.shares).
+arm_shares() {
     echo "repo:$RIG_REPO"
     case $RIG_DIR/ in
     "$RIG_REPO"/*) ;;
@@ -86,22 +88,28 @@ arm64_shares() {
     esac
 }
 
-# arm64: -M virt, the uncompressed Image, the console on the PL011 (ttyAMA0). Always software
-# emulation (TCG) on this host; pauth-impdef: QEMU's own pointer-authentication algorithm,
-# much cheaper to emulate than the architected one. The root and the shares read-only.
-boot_arm64_guest() {
-    local kdir=$1 append=$2 share tag path shares=()
+# arm64 and armhf: -M virt, Debian's kernel image as it is, the console on the PL011 (ttyAMA0).
+# Always software emulation (TCG) on this host; arm64's pauth-impdef: QEMU's own
+# pointer-authentication algorithm, much cheaper to emulate than the architected one; armhf's
+# Cortex-A15, the ARMv7 core armmp's kernel and Debian's armhf userland expect. The root and the
+# shares read-only.
+boot_arm_guest() {
+    local kdir=$1 append=$2 share tag path shares=() machine
+    case $RIG_ARCH in
+    armhf) machine=(qemu-system-arm -M "virt,highmem=off" -accel tcg -cpu cortex-a15) ;;
+    *) machine=(qemu-system-aarch64 -M virt -accel tcg -cpu "max,pauth-impdef=on") ;;
+    esac
     while read -r share; do
         tag=${share%%:*} path=${share#*:}
         shares+=(-fsdev "local,id=$tag,path=$path,security_model=none,readonly=on,multidevs=remap"
             -device "virtio-9p-pci,fsdev=$tag,mount_tag=$tag")
-    done < <(echo "hostroot:$RIG_ROOT"; arm64_shares)
+    done < <(echo "hostroot:$RIG_ROOT"; arm_shares)
     timeout --kill-after=10 "$RIG_TIMEOUT" \
-        qemu-system-aarch64 -M virt -accel tcg -cpu max,pauth-impdef=on \
+        "${machine[@]}" \
         -m "${RIG_MEMORY:-1536M}" -smp "$RIG_SMP" \
         -display none -no-reboot -nodefaults -serial stdio -monitor none \
         "${shares[@]}" \
-        -kernel "$kdir/Image" -initrd "$kdir/initrd.gz" \
+        -kernel "$kdir/$(rig_kernel_image)" -initrd "$kdir/initrd.gz" \
         -append "$append" </dev/null
 }
 
@@ -126,10 +134,12 @@ relay_output() {
 main() {
     local command=${*:-source rig/guest/fixtures.sh && rig_describe_fixtures}
     local kver kdir accelerator nonce append status
-    local kernel=vmlinux qemu=qemu-system-x86_64 console=ttyS0 share
-    if [ "$RIG_ARCH" = arm64 ]; then
-        kernel=Image qemu=qemu-system-aarch64 console=ttyAMA0
-    fi
+    local kernel qemu=qemu-system-x86_64 console=ttyS0 share
+    kernel=$(rig_kernel_image)
+    case $RIG_ARCH in
+    arm64) qemu=qemu-system-aarch64 console=ttyAMA0 ;;
+    armhf) qemu=qemu-system-arm console=ttyAMA0 ;;
+    esac
     kver=$(rig_prepared_kernel)
     kdir=$(rig_kernel_dir "$kver")
     if [ ! -r "$kdir/$kernel" ] || [ ! -r "$kdir/initrd.gz" ]; then
@@ -140,25 +150,25 @@ main() {
     nonce=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
     # panic=-1 and -no-reboot: a kernel panic ends QEMU at once instead of hanging.
     append="console=$console quiet loglevel=1 panic=-1 rig.nonce=$nonce"
-    if [ "$RIG_ARCH" = arm64 ]; then
+    if [ "$RIG_ARCH" != amd64 ]; then
         accelerator=tcg
-        [ -x "$RIG_ROOT/usr/bin/apt-get" ] || rig_die "no arm64 root at $RIG_ROOT"
-        for share in $(arm64_shares); do
+        [ -x "$RIG_ROOT/usr/bin/apt-get" ] || rig_die "no $RIG_ARCH root at $RIG_ROOT"
+        for share in $(arm_shares); do
             [[ $share =~ ^[a-z]+:/[A-Za-z0-9._/+-]*$ ]] ||
                 rig_die "cannot share ${share#*:} with the guest (commas, colons or spaces in the path)"
         done
-        append+=" rig.overlay=root rig.shares=$(arm64_shares | paste -sd,)"
+        append+=" rig.overlay=root rig.shares=$(arm_shares | paste -sd,)"
     fi
-    if [ "$RIG_ARCH" != arm64 ] && [ "${RIG_OVERLAY:-}" = root ]; then
+    if [ "$RIG_ARCH" = amd64 ] && [ "${RIG_OVERLAY:-}" = root ]; then
         append+=" rig.overlay=root"
     fi
     append+=" rig.cmd=$(encoded_guest_script "$command")"
     echo "rig: booting $RIG_ARCH $kver ($accelerator, $RIG_SMP CPUs, timeout ${RIG_TIMEOUT}s)" >&2
     set +e
-    if [ "$RIG_ARCH" = arm64 ]; then
-        boot_arm64_guest "$kdir" "$append"
-    else
+    if [ "$RIG_ARCH" = amd64 ]; then
         boot_guest "$kdir" "$accelerator" "$append"
+    else
+        boot_arm_guest "$kdir" "$append"
     fi | relay_output "$nonce"
     local statuses=("${PIPESTATUS[@]}")
     set -e

@@ -15,10 +15,11 @@
 # booted by qemu-system-aarch64, with the Debian 13 arm64 root at $RIG_ROOT as the guest's
 # root. The packages the guest needs go into that root (apt-get in a chroot, through
 # qemu-user), the modules are built in it (its gcc-14, its kernel headers), and the products
-# go under $RIG_DIR/arm64 (see main_arm64 below).
+# go under $RIG_DIR/arm64 (see main_arm below). RIG_ARCH=armhf does the same with Debian 13's
+# armmp kernel, for qemu-system-arm, under $RIG_DIR/armhf.
 set -euo pipefail
 if [ "${1:-}" = --arch ]; then
-    export RIG_ARCH=${2:?--arch needs amd64 or arm64}
+    export RIG_ARCH=${2:?--arch needs amd64, arm64 or armhf}
     shift 2
 fi
 # shellcheck source=rig/lib.sh
@@ -177,22 +178,31 @@ build_initramfs() {  # build_initramfs KVER KDIR ROOT MODULE...
     rm -rf "$staging"
 }
 
-# ---- arm64: Debian 13's arm64 kernel, with a Debian 13 arm64 root as the guest's root ----
+# ---- arm64, armhf: Debian 13's kernel, with a Debian 13 root as the guest's root ----
 
-ARM64_HOST_PACKAGES=(qemu-system-arm qemu-user-static binfmt-support cpio xz-utils kmod)
+ARM_HOST_PACKAGES=(qemu-system-arm qemu-user-static binfmt-support cpio xz-utils kmod)
 # Into the root: the kernel and its exact headers (the metapackages keep them in step), the
-# kernel source for i2c-stub and gpio-sim (Debian's arm64 kernel has neither), the compiler,
-# the initramfs's busybox, and what the fixtures and the scenarios run in the guest.
-ARM64_ROOT_PACKAGES=(
-    linux-image-arm64 linux-headers-arm64 linux-source-6.12 build-essential busybox-static
+# kernel source for i2c-stub and gpio-sim (Debian's Arm kernels have neither), the compiler,
+# the initramfs's busybox, what the fixtures and the scenarios run in the guest, and the
+# libraries the package depends on (the guest's dpkg has no network to fetch them).
+ARM_ROOT_PACKAGES=(
+    "linux-image-$RIG_KERNEL_FLAVOUR" "linux-headers-$RIG_KERNEL_FLAVOUR" linux-source-6.12
+    build-essential busybox-static
     kmod i2c-tools gpiod python3 udev procps pkg-config util-linux ddcutil v4l-utils
+    libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1
 )
-ARM64_LINUX_SOURCE=/usr/src/linux-source-6.12.tar.xz # in the root
-ARM64_SOURCE_FILES=(
+ARM_LINUX_SOURCE=/usr/src/linux-source-6.12.tar.xz # in the root
+ARM_SOURCE_FILES=(
     drivers/gpio/gpio-sim.c drivers/gpio/gpiolib.h kernel/irq/irq_sim.c drivers/i2c/i2c-stub.c
 )
-# virtio-pci is built in; netfs and the rest come along as dependencies.
-ARM64_BOOT_MODULES=(9pnet_virtio 9p overlay)
+# virtio-pci is built in (armmp's with the virt board's PCI host bridge); netfs and the rest
+# come along as dependencies.
+ARM_BOOT_MODULES=(9pnet_virtio 9p overlay)
+# qemu-user's name for the architecture, for binfmt_misc.
+case $RIG_ARCH in
+armhf) QEMU_USER=qemu-arm ;;
+*) QEMU_USER=qemu-aarch64 ;;
+esac
 
 install_host_packages() {
     local missing=() package
@@ -207,11 +217,11 @@ install_host_packages() {
         -o DPkg::Lock::Timeout=900 "${missing[@]}"
 }
 
-# arm64 programs run on this host through qemu-user (binfmt_misc).
+# The root's programs run on this host through qemu-user (binfmt_misc).
 enable_qemu_user() {
     mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64
-    [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || rig_die "cannot run arm64 programs (binfmt_misc)"
+    [ -e "/proc/sys/fs/binfmt_misc/$QEMU_USER" ] || update-binfmts --enable "$QEMU_USER"
+    [ -e "/proc/sys/fs/binfmt_misc/$QEMU_USER" ] || rig_die "cannot run $RIG_ARCH programs (binfmt_misc)"
 }
 
 # Runs COMMAND... as root in $RIG_ROOT, with /proc, /sys and /dev, and BIND (a host directory,
@@ -239,7 +249,7 @@ in_root() {  # in_root BIND|"" COMMAND...
 # The root is shared (other tools build in it): apt waits for their dpkg lock instead of failing.
 install_root_packages() {
     local missing=() package
-    for package in "${ARM64_ROOT_PACKAGES[@]}"; do
+    for package in "${ARM_ROOT_PACKAGES[@]}"; do
         dpkg-query --admindir="$RIG_ROOT/var/lib/dpkg" -W -f='${Status}' "$package" 2>/dev/null |
             grep -q 'ok installed' || missing+=("$package")
     done
@@ -254,22 +264,22 @@ install_root_packages() {
 }
 
 root_kernel_version() {
-    dpkg-query --admindir="$RIG_ROOT/var/lib/dpkg" -W -f='${Depends}' linux-image-arm64 |
+    dpkg-query --admindir="$RIG_ROOT/var/lib/dpkg" -W -f='${Depends}' "linux-image-$RIG_KERNEL_FLAVOUR" |
         grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//'
 }
 
-extract_arm64_sources() {
-    local into=$1 tarball=$RIG_ROOT$ARM64_LINUX_SOURCE version
+extract_arm_sources() {
+    local into=$1 tarball=$RIG_ROOT$ARM_LINUX_SOURCE version
     out_of_date "$into/drivers/i2c/i2c-stub.c" "$tarball" || return 0
     version=$(basename "$tarball" .tar.xz)
     log "extracting i2c-stub and gpio-sim from $tarball"
     rm -rf "$into"
     mkdir -p "$into"
-    tar -C "$into" --strip-components=1 --touch -xJf "$tarball" "${ARM64_SOURCE_FILES[@]/#/$version/}"
+    tar -C "$into" --strip-components=1 --touch -xJf "$tarball" "${ARM_SOURCE_FILES[@]/#/$version/}"
 }
 
 # Lays out one module's sources in BUILD/NAME (a Kbuild file and its .c files), for
-# build_arm64_modules to build in the root.
+# build_arm_modules to build in the root.
 stage_module() {  # stage_module BUILD NAME KBUILD FILE...
     local dir=$1/$2 kbuild=$3
     shift 3
@@ -281,12 +291,12 @@ stage_module() {  # stage_module BUILD NAME KBUILD FILE...
 
 # i2c-stub, gpio-sim (with irq_sim, as on amd64) and the test adapter, built in the root with
 # its gcc-14 against the kernel's own headers (the compiler the kernel was built with).
-build_arm64_modules() {
+build_arm_modules() {
     local kver=$1 kdir=$2 sources=$3 build=$2/build/modules adapter=$RIG_REPO/rig/kmod/ambience-test-i2c
     local want=("$kdir/modules/i2c-stub.ko" "$kdir/modules/gpio-sim.ko" "$kdir/modules/ambience-test-i2c.ko")
     local module stale=
     for module in "${want[@]}"; do
-        out_of_date "$module" "$RIG_ROOT$ARM64_LINUX_SOURCE" "$adapter"/* \
+        out_of_date "$module" "$RIG_ROOT$ARM_LINUX_SOURCE" "$adapter"/* \
             "$RIG_ROOT/usr/src/linux-headers-$kver/.config" && stale=1
     done
     [ -n "$stale" ] || return 0
@@ -312,47 +322,53 @@ build_arm64_modules() {
     done
 }
 
-# Debian's arm64 vmlinuz is an uncompressed Image: QEMU boots it as it is.
-copy_arm64_kernel() {
-    local kver=$1 kdir=$2
-    out_of_date "$kdir/Image" "$RIG_ROOT/boot/vmlinuz-$kver" || return 0
-    log "copying the kernel Image $kver"
-    cp "$RIG_ROOT/boot/vmlinuz-$kver" "$kdir/Image.partial"
-    mv "$kdir/Image.partial" "$kdir/Image"
+# Debian's arm64 vmlinuz is an uncompressed Image, armmp's a zImage: QEMU boots either as it is.
+copy_arm_kernel() {
+    local kver=$1 kdir=$2 image
+    image=$(rig_kernel_image)
+    out_of_date "$kdir/$image" "$RIG_ROOT/boot/vmlinuz-$kver" || return 0
+    log "copying the kernel $image $kver"
+    cp "$RIG_ROOT/boot/vmlinuz-$kver" "$kdir/$image.partial"
+    mv "$kdir/$image.partial" "$kdir/$image"
 }
 
-main_arm64() {
+main_arm() {
     local started kver kdir seconds arch_dir
     started=$(date +%s.%N)
     [ "$(id -u)" = 0 ] || rig_die "setup needs root (apt-get, chroot, kernel module builds)"
+    # armhf's own root, at its default place, is made on first use (idempotent, as arm64's).
+    case $RIG_ROOT in
+    */bare/trixie-armhf)
+        AMBIENCE_ROOTS=${RIG_ROOT%/bare/trixie-armhf} "$RIG_REPO/scripts/debian-root.sh" --bare trixie armhf ;;
+    esac
     [ -x "$RIG_ROOT/usr/bin/apt-get" ] ||
-        rig_die "no Debian 13 arm64 root at $RIG_ROOT: make one (scripts/debian-root.sh trixie arm64, or debootstrap --arch=arm64 trixie DIR) and point RIG_ROOT at it"
-    install_host_packages "${ARM64_HOST_PACKAGES[@]}"
+        rig_die "no Debian 13 $RIG_ARCH root at $RIG_ROOT: make one (for arm64 scripts/debian-root.sh trixie arm64, for armhf as rig/lib.sh says, or debootstrap --arch=$RIG_ARCH trixie DIR) and point RIG_ROOT at it"
+    install_host_packages "${ARM_HOST_PACKAGES[@]}"
     enable_qemu_user
     install_root_packages
     kver=$(root_kernel_version)
-    [ -n "$kver" ] || rig_die "cannot tell which kernel linux-image-arm64 installed in $RIG_ROOT"
+    [ -n "$kver" ] || rig_die "cannot tell which kernel linux-image-$RIG_KERNEL_FLAVOUR installed in $RIG_ROOT"
     [ -r "$RIG_ROOT/boot/vmlinuz-$kver" ] || rig_die "no $RIG_ROOT/boot/vmlinuz-$kver"
     # (Not lib/modules/KVER/build: that link is absolute, right only inside the root.)
     [ -d "$RIG_ROOT/usr/src/linux-headers-$kver" ] ||
-        rig_die "no headers for $kver in $RIG_ROOT (linux-headers-arm64 and linux-image-arm64 disagree?)"
+        rig_die "no headers for $kver in $RIG_ROOT (linux-headers-$RIG_KERNEL_FLAVOUR and linux-image-$RIG_KERNEL_FLAVOUR disagree?)"
     arch_dir=$(rig_arch_dir)
     kdir=$(rig_kernel_dir "$kver")
     mkdir -p "$kdir"
-    extract_arm64_sources "$kdir/build/linux-source"
-    build_arm64_modules "$kver" "$kdir" "$kdir/build/linux-source"
-    copy_arm64_kernel "$kver" "$kdir"
-    build_initramfs "$kver" "$kdir" "$RIG_ROOT" "${ARM64_BOOT_MODULES[@]}"
+    extract_arm_sources "$kdir/build/linux-source"
+    build_arm_modules "$kver" "$kdir" "$kdir/build/linux-source"
+    copy_arm_kernel "$kver" "$kdir"
+    build_initramfs "$kver" "$kdir" "$RIG_ROOT" "${ARM_BOOT_MODULES[@]}"
     echo "$kver" >"$arch_dir/kernel-version"
     seconds=$(awk -v now="$(date +%s.%N)" -v then="$started" 'BEGIN { printf "%.1f", now - then }')
     echo "$(date -u +%FT%TZ) $kver ${seconds}s" >>"$arch_dir/setup-times.log"
-    log "ready for arm64 $kver in ${seconds}s (products in $kdir, root $RIG_ROOT)"
+    log "ready for $RIG_ARCH $kver in ${seconds}s (products in $kdir, root $RIG_ROOT)"
 }
 
 main() {
     local started kver kdir sources seconds
-    if [ "$RIG_ARCH" = arm64 ]; then
-        main_arm64
+    if [ "$RIG_ARCH" != amd64 ]; then
+        main_arm
         return
     fi
     started=$(date +%s.%N)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs in the guest, as root, from the repo (through Tests/rig/run-arm64.sh, or Tests/rig/run.sh
+# Runs in the guest, as root, from the repo (through Tests/rig/run-arm.sh, or Tests/rig/run.sh
 # with RIG_DEB): installs the package under test with dpkg when given a .deb (the guest's root is
 # then one throw-away overlay: the installation vanishes at power-off), then runs
 # Tests/rig/guest.sh with AMBIENCE pointing at the installed (or given) binary.
@@ -34,6 +34,7 @@ export AMBIENCE
 # rig's second, libgpiod 2.x build is there for: its repeated checks would prove nothing new.
 # (A bookworm package links libgpiod 1.6: the repeats then run with .build/gpiod2's build.)
 if ldd "$AMBIENCE" | grep -q 'libgpiod\.so\.3 '; then
-    export RIG_SKIP_GPIOD2="the arm64 binary under test is itself the libgpiod 2.x build"
+    RIG_SKIP_GPIOD2="the $(uname -m) binary under test is itself the libgpiod 2.x build"
+    export RIG_SKIP_GPIOD2
 fi
 exec Tests/rig/guest.sh

@@ -23,8 +23,14 @@ summary() {
     if [ "$skipped" = 0 ]; then
         echo "rig: $passed passed, $failed failed"
     else
-        echo "rig: $passed passed, $failed failed, $skipped skipped ($RIG_SKIP_GPIOD2)"
+        echo "rig: $passed passed, $failed failed, $skipped skipped (each says why)"
     fi
+}
+
+# A check this guest cannot make: reported, with why, and counted apart.
+skip_check() {  # skip_check NAME REASON
+    skipped=$((skipped + 1))
+    echo "skip $1: $2"
 }
 
 # A passing check shows its "# " lines (measurements); a failing one all its output.
@@ -57,8 +63,7 @@ check() {  # check NAME FUNCTION [ARGS...]
     local name=$1 log=$RIG_WORK/check.log pid watchdog status started
     shift
     if [ "$1" = with_gpiod2 ] && [ -n "${RIG_SKIP_GPIOD2:-}" ]; then
-        skipped=$((skipped + 1))
-        echo "skip $name"
+        skip_check "$name" "$RIG_SKIP_GPIOD2"
         return 0
     fi
     read_uptime

@@ -192,8 +192,9 @@ a_monitor_reading_standby_for_off() {
     expect_equal 4 "$(ddc_power)" "the power mode after getvcp d6"
 }
 
-# Quirk 3: any Get VCP wakes a sleeping monitor, after replying with the mode it had. So
-# ddcutil's own read-back after a set (its default) passes and leaves the monitor on.
+# Quirk 3: any Get VCP wakes a sleeping monitor, after replying with the mode it had. So a
+# read-back after a set passes and leaves the monitor on (ddcutil 1.4's setvcp reads back by
+# default; 2.2, in the Arm rigs' Debian 13 roots, does not, and reads other codes before any).
 a_monitor_woken_by_a_read() {
     trap ddc_power_restore EXIT
     ddc_power_quirk 3
@@ -201,8 +202,6 @@ a_monitor_woken_by_a_read() {
     expect_equal 2 "$(ddc_power)" "the power mode after setvcp d6 2"
     expect_exit 0 ddcutil --bus "$BH1750_BUS" getvcp 10
     expect_equal 1 "$(ddc_power)" "the power mode after one getvcp 10"
-    expect_exit 0 ddcutil --bus "$BH1750_BUS" setvcp d6 2
-    expect_equal 1 "$(ddc_power)" "the power mode after setvcp d6 2 and its read-back"
 }
 
 check "the module's backlight class device exists and takes writes" the_backlight_class_device_takes_writes

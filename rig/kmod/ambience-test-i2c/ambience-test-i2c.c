@@ -130,6 +130,15 @@
 #define BH1750_ADDR 0x23
 #define TSL2561_ADDR 0x39
 
+/*
+ * ELAPSED rounded down to a whole number of PERIODs (both positive): 32-bit Arm
+ * has no 64-bit division instruction, and the kernel no libgcc to call.
+ */
+static s64 whole_periods(s64 elapsed, s64 period)
+{
+	return div64_s64(elapsed, period) * period;
+}
+
 /* One lock for chip state, knobs with side effects, and the logs. */
 static DEFINE_MUTEX(chips_lock);
 
@@ -255,7 +264,7 @@ static void bh1750_measure(void)
 		bh.powered = false;
 	} else {
 		bh.start = ktime_add_us(bh.start,
-					elapsed_us - elapsed_us % duration_us);
+					whole_periods(elapsed_us, duration_us));
 	}
 }
 
@@ -382,7 +391,7 @@ static void tsl2561_integrate(void)
 		return;
 	tsl2561_store(TSL_DATA0, min(tsl2561_ch0, full_scale));
 	tsl2561_store(TSL_DATA0 + 2, min(tsl2561_ch1, full_scale));
-	tsl.start = ktime_add_ms(tsl.start, elapsed_ms - elapsed_ms % ms);
+	tsl.start = ktime_add_ms(tsl.start, whole_periods(elapsed_ms, ms));
 }
 
 static void tsl2561_write_register(unsigned int reg, u8 value)
@@ -456,7 +465,7 @@ static bool integration_complete(struct integration *it, u16 current_setting,
 	if (next && elapsed_us >= next) {
 		*used = current_setting;
 		it->start = ktime_add_us(it->start,
-					 elapsed_us - elapsed_us % next);
+					 whole_periods(elapsed_us, next));
 	}
 	return true;
 }
@@ -821,8 +830,8 @@ static void opt3001_convert(void)
 		return;
 	elapsed_us = ktime_us_delta(ktime_get(), opt.start);
 	if (elapsed_us > 4LL * duration_us)	/* only the last few can matter */
-		opt.start = ktime_add_us(opt.start, elapsed_us -
-					 elapsed_us % duration_us -
+		opt.start = ktime_add_us(opt.start,
+					 whole_periods(elapsed_us, duration_us) -
 					 2LL * duration_us);
 	while ((opt.config & OPT_MODE) &&
 	       ktime_us_delta(ktime_get(), opt.start) >= duration_us) {
