@@ -70,3 +70,13 @@ rig_kernel_image() {
     armhf) echo zImage ;;
     esac
 }
+
+# Runs COMMAND and says how long it took, under NAME; its exit status is COMMAND's.
+rig_phase() {  # rig_phase NAME COMMAND...
+    local name=$1
+    local start=$SECONDS status=0
+    shift
+    "$@" || status=$?
+    echo "rig: $name took $((SECONDS - start))s"
+    return "$status"
+}

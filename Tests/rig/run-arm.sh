@@ -29,14 +29,8 @@ AMBIENCE_ARM=${AMBIENCE_ARM:-$ROOT/.build/dist/trixie-$guest_arch/ambience}
 RIG_DEB=${RIG_DEB:-}
 started=$SECONDS
 
-phase() {  # phase NAME COMMAND...: runs COMMAND and says how long it took
-    local name=$1
-    local start=$SECONDS status=0
-    shift
-    "$@" || status=$?
-    echo "rig: $name took $((SECONDS - start))s"
-    return "$status"
-}
+# shellcheck source=rig/lib.sh
+source "$ROOT/rig/lib.sh"
 
 # The ELF machine of FILE must be the guest's: another would fail every check obscurely.
 is_for_guest() {  # is_for_guest FILE
@@ -47,8 +41,7 @@ is_for_guest() {  # is_for_guest FILE
 # Sets GUEST_ARGUMENT: the staged .deb, or the staged binary.
 stage() {
     local stage_dir
-    # shellcheck source=rig/lib.sh
-    stage_dir=$(source "$ROOT/rig/lib.sh" && rig_arch_dir)/stage
+    stage_dir=$(rig_arch_dir)/stage
     rm -rf "$stage_dir"
     mkdir -p "$stage_dir"
     if [ -n "$RIG_DEB" ]; then
@@ -67,10 +60,10 @@ stage() {
     echo "rig: testing $GUEST_ARGUMENT (from ${RIG_DEB:-$AMBIENCE_ARM})"
 }
 
-phase setup "$ROOT/rig/setup.sh"
+rig_phase setup "$ROOT/rig/setup.sh"
 stage
 status=0
-phase boot_and_scenarios "$ROOT/rig/run.sh" \
+rig_phase boot_and_scenarios "$ROOT/rig/run.sh" \
     "RIG_SCENARIOS='${RIG_SCENARIOS:-}' Tests/rig/guest-package.sh '$GUEST_ARGUMENT'" || status=$?
 echo "rig: wall time $((SECONDS - started))s, exit status $status"
 exit "$status"

@@ -16,14 +16,8 @@ GPIOD2_PREFIX=${GPIOD2_PREFIX:-/opt/libgpiod2}
 export PATH=/opt/swift/usr/bin:$PATH
 started=$SECONDS
 
-phase() {  # phase NAME COMMAND...: runs COMMAND and says how long it took
-    local name=$1
-    local start=$SECONDS status=0
-    shift
-    "$@" || status=$?
-    echo "rig: $name took $((SECONDS - start))s"
-    return "$status"
-}
+# shellcheck source=rig/lib.sh
+source "$ROOT/rig/lib.sh"
 
 # shellcheck disable=SC2317 # called through phase
 setup() {
@@ -41,17 +35,17 @@ build_gpiod2() {
             --scratch-path "$ROOT/.build/gpiod2" --product ambience-run
 }
 
-phase setup setup
-phase build_gpiod2 build_gpiod2
+rig_phase setup setup
+rig_phase build_gpiod2 build_gpiod2
 status=0
 if [ -n "${RIG_DEB:-}" ]; then
     [ "$(dpkg-deb -f "$RIG_DEB" Architecture)" = amd64 ] || { echo "rig: $RIG_DEB is not an amd64 package" >&2; exit 1; }
     deb=$(realpath "$RIG_DEB")
-    phase boot_and_scenarios env RIG_OVERLAY=root "$ROOT/rig/run.sh" \
+    rig_phase boot_and_scenarios env RIG_OVERLAY=root "$ROOT/rig/run.sh" \
         "GPIOD2_PREFIX=$GPIOD2_PREFIX RIG_SCENARIOS='${RIG_SCENARIOS:-}' Tests/rig/guest-package.sh '$deb'" ||
         status=$?
 else
-    phase boot_and_scenarios "$ROOT/rig/run.sh" \
+    rig_phase boot_and_scenarios "$ROOT/rig/run.sh" \
         "GPIOD2_PREFIX=$GPIOD2_PREFIX RIG_SCENARIOS='${RIG_SCENARIOS:-}' Tests/rig/guest.sh" || status=$?
 fi
 echo "rig: wall time $((SECONDS - started))s, exit status $status"
