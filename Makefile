@@ -178,7 +178,7 @@ rig-test: build
 	Tests/rig/run.sh
 
 # The same scenarios on arm64: Debian 13's arm64 kernel in qemu-system-aarch64 with the Debian
-# 13 arm64 root; the binary is AMBIENCE_ARM64 (default .build/dist/trixie-arm64/ambience) or
+# 13 arm64 root; the binary is AMBIENCE_ARM (default .build/dist/trixie-arm64/ambience) or
 # the package RIG_DEB=path.deb, installed in the guest with dpkg.
 .PHONY: rig-test-arm64
 rig-test-arm64:
