@@ -30,7 +30,6 @@ final class Kiosk: EventSource {
     private let follower: PipeFollower
     private var states = StateFollower()
     private var appearance: Appearance?
-    private var browser: Browser?
     private var session = DevToolsSession()
     private var stopRequested = false
     private var lastPipeFailure: String?
@@ -73,6 +72,12 @@ final class Kiosk: EventSource {
         var stopping = false
         var silent = false
         var ending: Ending?
+    }
+
+    /// The browser running now, if one is.
+    private var runningBrowser: Browser? {
+        if case .browsing(let run) = phase, run.ending == nil { return run.browser }
+        return nil
     }
 
     /// Runs the loop through one phase.
@@ -127,8 +132,6 @@ final class Kiosk: EventSource {
     /// Starts the browser and serves it until it has ended and been reaped.
     private func runBrowser() throws(Errno) -> Ending {
         let browser = try Browser(arguments: arguments, environment: Environment.current)
-        self.browser = browser
-        defer { self.browser = nil }
         session = DevToolsSession(overridesAutoDarkMode: settings.overridesAutoDarkMode)
         if let appearance { _ = session.show(appearance) }
         browser.send(session.start())
@@ -284,7 +287,7 @@ final class Kiosk: EventSource {
                 let appearance = settings.appearance(for: update.state)
                 self.appearance = appearance
                 log(.info, update.state.rawValue)
-                if let browser { browser.send(session.show(appearance)) }
+                if let browser = runningBrowser { browser.send(session.show(appearance)) }
             case .closed:
                 states.disconnected()
             }
