@@ -16,13 +16,11 @@ arm | armhf) RIG_ARCH=armhf ;;
 *) echo "rig: RIG_ARCH must be amd64, arm64 or armhf, not $RIG_ARCH" >&2; exit 1 ;;
 esac
 # arm64 and armhf: the Debian 13 root the guest runs, to which rig/setup.sh adds what the rig
-# needs. arm64's is the build root (scripts/debian-root.sh trixie arm64); armhf has no Swift in
-# Debian, so its is a bare one of its own (AMBIENCE_ROOTS=/var/cache/ambience/roots/rig
-# scripts/debian-root.sh --bare trixie armhf), apart from the bare root make dist-test installs
-# the package in.
+# needs: a bare one of the rig's own, made on first use (AMBIENCE_ROOTS=/var/cache/ambience/roots/rig
+# scripts/debian-root.sh --bare trixie ARCH), apart from the bare roots make dist-test installs
+# the package in. The guest needs no Swift: its programs come from make dist.
 case $RIG_ARCH in
-armhf) RIG_ROOT=$(realpath -m "${RIG_ROOT:-/var/cache/ambience/roots/rig/bare/trixie-armhf}") ;;
-*) RIG_ROOT=$(realpath -m "${RIG_ROOT:-/var/cache/ambience/roots/trixie-arm64}") ;;
+arm64 | armhf) RIG_ROOT=$(realpath -m "${RIG_ROOT:-/var/cache/ambience/roots/rig/bare/trixie-$RIG_ARCH}") ;;
 esac
 # Debian's kernel flavour for the Arm guests: arm64, and armmp for ARMv7 boards (QEMU's virt
 # board with a Cortex-A15; the Pi's 32-bit kernels are Raspberry Pi OS's own).

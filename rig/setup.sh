@@ -336,13 +336,13 @@ main_arm() {
     local started kver kdir seconds arch_dir
     started=$(date +%s.%N)
     [ "$(id -u)" = 0 ] || rig_die "setup needs root (apt-get, chroot, kernel module builds)"
-    # armhf's own root, at its default place, is made on first use (idempotent, as arm64's).
+    # The root at its default place is made on first use (idempotent).
     case $RIG_ROOT in
-    */bare/trixie-armhf)
-        AMBIENCE_ROOTS=${RIG_ROOT%/bare/trixie-armhf} "$RIG_REPO/scripts/debian-root.sh" --bare trixie armhf ;;
+    */bare/trixie-"$RIG_ARCH")
+        AMBIENCE_ROOTS=${RIG_ROOT%/bare/trixie-"$RIG_ARCH"} "$RIG_REPO/scripts/debian-root.sh" --bare trixie "$RIG_ARCH" ;;
     esac
     [ -x "$RIG_ROOT/usr/bin/apt-get" ] ||
-        rig_die "no Debian 13 $RIG_ARCH root at $RIG_ROOT: make one (for arm64 scripts/debian-root.sh trixie arm64, for armhf as rig/lib.sh says, or debootstrap --arch=$RIG_ARCH trixie DIR) and point RIG_ROOT at it"
+        rig_die "no Debian 13 $RIG_ARCH root at $RIG_ROOT: make one (as rig/lib.sh says, or debootstrap --arch=$RIG_ARCH trixie DIR) and point RIG_ROOT at it"
     install_host_packages "${ARM_HOST_PACKAGES[@]}"
     enable_qemu_user
     install_root_packages
