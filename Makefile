@@ -161,13 +161,14 @@ dist-test: dist embedded
 
 # What does not fit in make test's time on a fresh machine (docs/tests.md, "arm64"): the trixie
 # arm64 package of make dist, installed by dpkg in Debian 13's arm64 kernel under
-# qemu-system-aarch64, passes the rig, and installed by apt in a Debian 13 arm64 guest booted
-# with systemd, passes the system rig.
+# qemu-system-aarch64, passes the rig; installed by apt in a Debian 13 arm64 guest booted with
+# systemd, the system rig; and the bookworm arm64 package the same in a Debian 12 arm64 guest.
 test-arm64: dist
 	deb=$$(scripts/make-deb.sh --suite trixie --arch arm64 --binary .build/dist/trixie-arm64/ambience \
 		--out .build/deb | tail -n 1) && \
 	RIG_DEB=$$deb Tests/rig/run-arm.sh arm64
-	Tests/system/run.sh .build/dist/trixie-arm64/ambience
+	Tests/system/run.sh .build/dist/trixie-arm64/ambience trixie
+	Tests/system/run.sh .build/dist/bookworm-arm64/ambience bookworm
 
 # The real-kernel rig: Debian's kernel in QEMU with i2c-stub, the project's test adapter and
 # gpio-sim; the binary built here runs against real /dev/i2c-N and /dev/gpiochipN.
@@ -185,19 +186,24 @@ rig-test-arm64:
 	Tests/rig/run-arm.sh arm64
 
 # The rig's scenarios on 32-bit Arm (docs/rig.md, "armhf"): the trixie armhf package of make dist
-# installed in Debian 13's armmp kernel on QEMU's virt board, with a Debian 13 armhf root.
+# installed in Debian 13's armmp kernel on QEMU's virt board, with a Debian 13 armhf root; then,
+# installed by apt in a Debian 13 armhf guest booted with systemd, the system rig.
 .PHONY: test-armhf
 test-armhf: dist
 	deb=$$(scripts/make-deb.sh --suite trixie --arch armhf --binary .build/dist/trixie-armhf/ambience \
 		--out .build/deb | tail -n 1) && \
 	RIG_DEB=$$deb Tests/rig/run-arm.sh armhf
+	Tests/system/run.sh .build/dist/trixie-armhf/ambience trixie
 
-# The Pi's own SoC (docs/rig.md, "The Pi's own SoC"): QEMU's raspi3b with Debian 13's arm64 kernel
-# and the upstream Raspberry Pi 3 B device tree; the board profile and the trixie arm64 package
-# of make dist checked on the real pinctrl-bcm2835 and i2c-bcm2835 drivers.
+# The Pi's own SoC (docs/rig.md, "The Pi's own SoC"): QEMU's raspi3b and raspi4b with Debian 13's
+# arm64 kernel and the upstream device trees of the Pi 3 B and 4 B, the board profiles and the
+# trixie arm64 package of make dist checked on the real pinctrl-bcm2835/bcm2711 and i2c-bcm2835
+# drivers; then raspi0 with Debian 12's ARMv6 kernel and the Pi Zero's tree.
 .PHONY: test-raspi
-test-raspi: dist
-	rig/raspi/run.sh
+test-raspi: dist embedded
+	RASPI_MACHINE=raspi3b rig/raspi/run.sh
+	RASPI_MACHINE=raspi4b rig/raspi/run.sh
+	RASPI_MACHINE=raspi0 RASPI_REFERENCE=$(EMBEDDED_BIN) rig/raspi/run.sh
 
 # The scenarios a Pi owner meets (probe, light, faults, signals) with this host's package
 # (bookworm amd64) installed by dpkg in the amd64 guest, its release binary under test.

@@ -3,8 +3,9 @@
 # mirror: the system's own apt lists, cache and status are never touched. Sourced, not run:
 #   debian_apt_begin SUITE ARCH    makes the state in DEBIAN_APT_WORK and reads the suite's lists
 #   debian_apt ARGS...             apt-get on it (download, install --download-only, ...)
-#   debian_apt_unpack DIR PACKAGE...  the packages and what they depend on, unpacked (not
-#                                  installed: no maintainer script runs) into DIR, /usr merged
+#   debian_apt_unpack [--exact] DIR PACKAGE...  the packages and what they depend on (with
+#                                  --exact, the packages named alone), unpacked (not installed:
+#                                  no maintainer script runs) into DIR, /usr merged
 #   debian_apt_end                 removes the state
 DEBIAN_APT_WORK=
 debian_apt_begin() {
@@ -31,10 +32,15 @@ debian_apt() {
 }
 
 debian_apt_unpack() {
-    local dir=$1 deb directory
+    local exact='' dir deb directory
+    if [ "$1" = --exact ]; then exact=1 && shift; fi
+    dir=$1
     shift
-    debian_apt install -y --download-only --no-install-recommends "$@" >"$DEBIAN_APT_WORK/install.log" 2>&1 ||
-        { cat "$DEBIAN_APT_WORK/install.log" >&2; return 1; }
+    if [ -n "$exact" ]; then
+        (cd "$DEBIAN_APT_WORK/cache/archives" && debian_apt download "$@") >"$DEBIAN_APT_WORK/install.log" 2>&1
+    else
+        debian_apt install -y --download-only --no-install-recommends "$@" >"$DEBIAN_APT_WORK/install.log" 2>&1
+    fi || { cat "$DEBIAN_APT_WORK/install.log" >&2; return 1; }
     # A merged /usr, as the suites' own roots are: a file packaged under /lib lands in /usr/lib.
     mkdir -p "$dir/usr/lib" "$dir/usr/bin" "$dir/usr/sbin"
     for directory in lib bin sbin; do [ -e "$dir/$directory" ] || ln -s "usr/$directory" "$dir/$directory"; done

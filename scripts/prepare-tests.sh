@@ -35,7 +35,7 @@ case ${1:-} in
         step "$repo/scripts/debian-root.sh" trixie amd64
         step "$repo/Tests/ha/venv.sh"
         step "$repo/rig/setup.sh"
-        step "$repo/rig/system/setup.sh" amd64
+        step "$repo/rig/system/setup.sh" trixie amd64
         ;;
     *)
         echo "usage: $0 --start | --wait" >&2

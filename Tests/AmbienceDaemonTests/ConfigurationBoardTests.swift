@@ -151,7 +151,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("raspberry-pi-3", "pinctrl-bcm2835"), ("raspberry-pi-zero-2-w", "pinctrl-bcm2835"),
+        ("raspberry-pi-zero", "pinctrl-bcm2835"), ("raspberry-pi-3", "pinctrl-bcm2835"),
+        ("raspberry-pi-zero-2-w", "pinctrl-bcm2835"),
         ("raspberry-pi-4", "pinctrl-bcm2711"), ("raspberry-pi-400", "pinctrl-bcm2711"),
         ("raspberry-pi-cm4", "pinctrl-bcm2711"), ("raspberry-pi-5", "pinctrl-rp1"),
     ])

@@ -25,7 +25,8 @@ import Testing
         let names = Set(paths.map { URL(fileURLWithPath: $0).lastPathComponent })
         for expected in [
             "raspberry-pi-3.toml", "raspberry-pi-4.toml", "raspberry-pi-400.toml", "raspberry-pi-5.toml",
-            "raspberry-pi-zero-2-w.toml", "raspberry-pi-cm4.toml", "generic.toml", "ambience.toml",
+            "raspberry-pi-zero.toml", "raspberry-pi-zero-2-w.toml", "raspberry-pi-cm4.toml", "generic.toml",
+            "ambience.toml",
         ] {
             #expect(names.contains(expected), "\(expected) is not shipped")
         }

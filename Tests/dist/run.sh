@@ -153,13 +153,7 @@ installs_and_purges_in_its_suite() {  # SUITE ARCH (after package_is_lintian_cle
 # The pure core's replay for ARMv6 with musl, static: no libc of Debian's in it. The core and JSON
 # are built by Tests/embedded/core.sh, as for the host's replay, without Glibc.
 static_armv6_replay_runs_on_the_pi_zeros_core() {
-    local lib
-    lib=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/embedded/armv6-none-none-eabi
-    Tests/embedded/core.sh "$WORK" armv6-none-none-eabi -Xcc -mcpu=arm1176jzf-s -Xcc -mfpu=vfpv2 \
-        -Xcc -mfloat-abi=hard || fail "the core does not build for ARMv6"
-    scripts/zig.sh cc -target arm-linux-musleabihf -mcpu=arm1176jzf_s -O2 -c embedded/strtod.c -o "$WORK/strtod.o"
-    scripts/zig.sh cc -target arm-linux-musleabihf -mcpu=arm1176jzf_s -static "$WORK/replay.o" "$WORK/strtod.o" \
-        -L "$WORK" -lAmbienceCore -lJSON -L "$lib" -lswiftUnicodeDataTables -lm -o "$WORK/replay-armv6"
+    Tests/embedded/replay-armv6.sh "$WORK" || fail "the core does not build for ARMv6"
     LC_ALL=C readelf -A "$WORK/replay-armv6" | grep -q 'Tag_CPU_arch: v6$' || fail "the static replay is not ARMv6 code"
     qemu-arm-static -cpu arm1176 "$WORK/replay-armv6" <examples/day.csv >"$WORK/replay-armv6.out" ||
         fail "the static replay failed under qemu-arm -cpu arm1176"

@@ -2,7 +2,7 @@
 # The pure core (JSON, AmbienceCore) and the replay made of it (Tests/embedded/main.swift),
 # compiled in Embedded Swift without Glibc for one target into DIR: libJSON.a,
 # libAmbienceCore.a and replay.o. The caller links them: Tests/embedded/run.sh for the host,
-# Tests/dist/run.sh statically with musl for the Pi Zero's ARMv6.
+# Tests/embedded/replay-armv6.sh statically with musl for the Pi Zero's ARMv6.
 #   Tests/embedded/core.sh DIR TARGET [SWIFTC-FLAG...]
 set -euo pipefail
 dir=$1 target=$2

@@ -5,21 +5,27 @@
 # from the binary (an upgrade needs a newer one), lays out the rig's disk (the packages,
 # the unit files as built, Tests/system/guest.sh) and boots the guest (rig/system/run.sh).
 #
-#   Tests/system/run.sh BINARY        BINARY: a trixie build (libgpiod.so.3: make embedded-gpiod2), amd64 (the
-#                                     guest is a PC) or arm64 (QEMU's arm64 board; make test-arm64)
+#   Tests/system/run.sh BINARY [SUITE]    BINARY: a build for SUITE (trixie, the default, or
+#                                         bookworm), amd64 (the guest is a PC: make
+#                                         embedded-gpiod2), arm64 or armhf (QEMU's virt board:
+#                                         make dist, for make test-arm64 and make test-armhf)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-binary=${1:?usage: Tests/system/run.sh BINARY}
+binary=${1:?usage: Tests/system/run.sh BINARY [SUITE]}
+suite=${2:-trixie}
 case $(LC_ALL=C readelf -h "$binary" | sed -n 's/^ *Machine: *//p') in
     AArch64) arch=arm64 ;;
+    ARM) arch=armhf ;;
     *X86-64) arch=amd64 ;;
-    *) echo "rig: $binary is neither amd64 nor arm64" >&2; exit 1 ;;
+    *) echo "rig: $binary is neither amd64, arm64 nor armhf" >&2; exit 1 ;;
 esac
-out=$(realpath -m "${RIG_DIR:-$repo/.rig}")/system
-[ "$arch" = amd64 ] || out=$out-$arch
+case $suite in trixie) release=deb13 ;; bookworm) release=deb12 ;; *) echo "rig: no suite $suite" >&2; exit 2 ;; esac
+# shellcheck source=rig/system/lib.sh
+. "$repo/rig/system/lib.sh"
+out=$(system_rig_dir "$suite" "$arch")
 started=$(date +%s)
 
-"$repo/rig/system/setup.sh" "$arch"
+"$repo/rig/system/setup.sh" "$suite" "$arch"
 payload=$out/payload
 rm -rf "$payload"
 mkdir -p "$payload/units"
@@ -32,17 +38,18 @@ inputs=("$binary" "$(dirname "$binary")"/ambience-* "$repo"/scripts/make-deb.sh 
 if [ ! -f "$debs/.complete" ] || [ -n "$(find "${inputs[@]}" -newer "$debs/.complete" -print -quit)" ]; then
     rm -rf "$debs"
     for v in 1 2; do
-        "$repo/scripts/make-deb.sh" --suite trixie --arch "$arch" --binary "$binary" \
-            --version "0~rig$v-1~deb13" --out "$debs/$v" >/dev/null
+        "$repo/scripts/make-deb.sh" --suite "$suite" --arch "$arch" --binary "$binary" \
+            --version "0~rig$v-1~$release" --out "$debs/$v" >/dev/null
     done
     touch "$debs/.complete"
 fi
 mkdir -p "$payload/old" "$payload/new"
 cp "$debs"/1/ambience_*.deb "$payload/old/"
 cp "$debs"/2/ambience_*.deb "$payload/new/"
-# The units as the package installs them, to compare with what systemd loaded.
-dpkg-deb --fsys-tarfile "$payload"/old/ambience_*.deb | tar -x -C "$payload/units" --wildcards --strip-components=5 \
-    './usr/lib/systemd/system/*.service'
+# The units as the package installs them, to compare with what systemd loaded (bookworm's
+# package puts them under /lib, trixie's under /usr/lib).
+dpkg-deb --fsys-tarfile "$payload"/old/ambience_*.deb | tar -x -C "$payload/units" --wildcards \
+    --transform='s|.*/||' './*lib/systemd/system/*.service'
 cp "$repo/Tests/system/guest.sh" "$repo/Tests/system/powercut-guest.sh" "$repo/Tests/system/page-server.py" \
     "$repo/Tests/system/check-shots.py" "$repo/rig/guest/touchscreen.py" "$payload/"
 mkdir -p "$payload/browser"
@@ -52,13 +59,13 @@ cp "$repo"/Tests/browser/{observer.py,page1.html,page2.html,outer.html,report.js
 [ -z "${SYSTEM_RIG_ONLY:-}" ] || tr ';' '\n' <<<"$SYSTEM_RIG_ONLY" >"$payload/only"
 # SYSTEM_RIG_LONG_INTERVAL=SECONDS: how long long-interval-watchdog runs (make watchdog-soak).
 [ -z "${SYSTEM_RIG_LONG_INTERVAL:-}" ] || echo "$SYSTEM_RIG_LONG_INTERVAL" >"$payload/long-interval-seconds"
-# The arm64 root has no kiosk (rig/system/root.sh): its checks are left out there.
+# The Arm roots have no kiosk (rig/system/root.sh): its checks are left out there.
 [ "$arch" = amd64 ] || touch "$payload/no-kiosk"
 echo "rig: packages and disk ready in $(($(date +%s) - started)) s"
 # make test-powercut (Tests/system/powercut.sh) boots this payload its own way.
 [ -z "${SYSTEM_RIG_PAYLOAD_ONLY:-}" ] || exit 0
 status=0
-"$repo/rig/system/run.sh" "$payload" "$arch" || status=$?
+"$repo/rig/system/run.sh" "$payload" "$suite" "$arch" || status=$?
 # The kiosk's pictures, from the rig's disk as the guest left it (debugfs reads the image
 # without mounting it), each checked to show the page in its state. SYSTEM_RIG_SAVE_SHOTS=DIR
 # copies them there as system-*.png (docs/images: make system-screenshots).

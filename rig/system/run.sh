@@ -10,18 +10,18 @@
 # line the guest writes to its console goes to RIG_LOG; the lines starting with "rig: " are shown
 # as they come.
 # Exits 0 when the guest printed "rig: N passed, 0 failed", 1 otherwise, or when SYSTEM_RIG_TIMEOUT
-# seconds (default 2700 on amd64, 3600 on arm64) pass first.
+# seconds (default 2700 on amd64, 3600 on Arm) pass first.
 #
-#   rig/system/run.sh PAYLOAD-DIR [ARCH]      ARCH: amd64 (the default) or arm64
+#   rig/system/run.sh PAYLOAD-DIR [SUITE ARCH]      trixie amd64 the default (rig/system/setup.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-payload=${1:?usage: rig/system/run.sh PAYLOAD-DIR [ARCH]}
-arch=${2:-amd64}
-roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
-root=$roots/trixie-$arch-system
-out=$(realpath -m "${RIG_DIR:-$repo/.rig}")/system
-[ "$arch" = amd64 ] || out=$out-$arch
+payload=${1:?usage: rig/system/run.sh PAYLOAD-DIR [SUITE ARCH]}
+suite=${2:-trixie}
+arch=${3:-amd64}
+# shellcheck source=rig/system/lib.sh
+. "$here/lib.sh"
+root=$(system_rig_root "$suite" "$arch")
+out=$(system_rig_dir "$suite" "$arch")
 [ "$arch" = amd64 ] && timeout=${SYSTEM_RIG_TIMEOUT:-2700} || timeout=${SYSTEM_RIG_TIMEOUT:-3600}
 kver=$(cat "$out/kernel-version" 2>/dev/null) || { echo "rig: run rig/system/setup.sh first" >&2; exit 1; }
 run=$out/run
@@ -40,11 +40,16 @@ echo "rig: disks made in $(elapsed) s" >&2
 # Software emulation (this host's /dev/kvm cannot run a stock kernel). No -no-reboot: a reboot
 # in the guest boots it again; its power-off ends QEMU.
 set +e
+memory=3072M
 if [ "$arch" = arm64 ]; then
     # QEMU's arm64 board; pauth-impdef: the same pointer authentication, far cheaper to emulate.
     # shellcheck disable=SC2054 # -cpu takes one word, its options after commas
     machine=(qemu-system-aarch64 -M virt -accel tcg -cpu max,pauth-impdef=on)
     console=ttyAMA0
+elif [ "$arch" = armhf ]; then
+    # The armhf rig's board (rig/run.sh): 32-bit virt, its RAM below 4 GB, an ARMv7 core.
+    machine=(qemu-system-arm -M "virt,highmem=off" -accel tcg -cpu cortex-a15)
+    console=ttyAMA0 memory=2048M
 else
     # A standard VGA card (bochs-drm): the DRM device and virtual terminals the kiosk's
     # compositor takes, as a Pi's HDMI output gives them.
@@ -84,7 +89,7 @@ while :; do
         append+=" init=/bin/sh -- /etc/rig/overlay-init"
         echo "rig: this boot with the overlay root"
     fi
-    timeout --kill-after=10 "$((deadline - $(date +%s)))" "${machine[@]}" -m 3072M -smp 2 \
+    timeout --kill-after=10 "$((deadline - $(date +%s)))" "${machine[@]}" -m "$memory" -smp 2 \
         -display none -nodefaults -serial stdio -monitor none -pidfile "$run/qemu.pid" \
         -drive "file=$run/root.img,format=raw,if=virtio" -drive "file=$run/rig.img,format=raw,if=virtio" \
         -kernel "$root/boot/vmlinuz-$kver" -initrd "$root/boot/initrd.img-$kver" \

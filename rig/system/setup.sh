@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepares the system rig (docs/rig.md, "The system rig"), as root: a Debian 13 amd64 guest that boots
+# Prepares the system rig (docs/rig.md, "The system rig"), as root: a Debian guest that boots
 # Debian's kernel with systemd as PID 1 and udevd, where the stand-ins for a Raspberry Pi's I2C
 # bus and GPIO header come up at boot as the Pi's do:
 #   - the project's test adapter (rig/kmod/ambience-test-i2c, a BH1750 at 0x23 among others) as
@@ -9,28 +9,36 @@
 #     unit of the rig's (the Pi's chip is there from the kernel's start).
 # So the README's configuration for a Raspberry Pi 4 works unchanged in the guest.
 #
-#   rig/system/setup.sh [ARCH]   (as root; ARCH amd64, the default, or arm64; idempotent, about
-#                                 a second when nothing changed)
+#   rig/system/setup.sh [SUITE ARCH]   (as root; trixie amd64, the default, trixie arm64 or
+#                                       armhf, or bookworm arm64; idempotent, about a second
+#                                       when nothing changed)
 #
 # The root is rig/system/root.sh's (cached outside the repository). Debian 13's amd64 kernel has
 # i2c-stub but not gpio-sim: gpio-sim and the test adapter are built against that kernel's exact
-# headers in the trixie build root of scripts/debian-root.sh, into $RIG_DIR/system/KVER. On
-# arm64 the real-kernel rig's arm64 setup (RIG_ARCH=arm64 rig/setup.sh) builds them, and
-# i2c-stub, which Debian's arm64 kernel lacks, for the kernel of its root; the system root gets
-# that same kernel, into $RIG_DIR/system-arm64.
+# headers in the trixie build root of scripts/debian-root.sh, into $RIG_DIR/system/KVER. On Arm
+# the real-kernel rig's setup of that architecture (RIG_ARCH=ARCH rig/setup.sh) builds them,
+# and i2c-stub, which Debian's Arm kernels lack, for the kernel of its root; the system root
+# gets that same kernel. A bookworm root gets it too, copied from the rig's root: Raspberry Pi
+# OS bookworm boots the Raspberry Pi kernels of later years (6.6, 6.12), not Debian 12's 6.1,
+# so bookworm's userland on a 6.12 kernel is what a Pi on bookworm runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-arch=${1:-amd64}
-roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
-root=$roots/trixie-$arch-system
-build_root=$roots/trixie-$arch
+# shellcheck source=rig/system/lib.sh
+. "$here/lib.sh"
+suite=${1:-trixie}
+arch=${2:-amd64}
+case $suite-$arch in
+    trixie-amd64 | trixie-arm64 | trixie-armhf | bookworm-arm64 | bookworm-armhf) ;;
+    *) echo "system rig setup: no system rig for $suite $arch" >&2; exit 2 ;;
+esac
+root=$(system_rig_root "$suite" "$arch")
+build_root=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/trixie-$arch
 adapter=$repo/rig/kmod/ambience-test-i2c
 log() { echo "system rig setup: $*"; }
 
 rig_dir=$(realpath -m "${RIG_DIR:-$repo/.rig}")
-out=$rig_dir/system
-[ "$arch" = amd64 ] || out=$out-$arch
+out=$(system_rig_dir "$suite" "$arch")
 # One setup at a time (make test starts one in the background, scripts/prepare-tests.sh).
 mkdir -p "$out"
 exec 8>"$out/setup.lock"
@@ -38,7 +46,7 @@ flock 8
 
 # Sets kver, kdir and modules (the .ko files the guest loads beside Debian's).
 amd64_kernel_and_modules() {
-    "$here/root.sh" amd64
+    "$here/root.sh" trixie amd64
     kver=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Depends}' linux-image-amd64 |
         grep -o 'linux-image-[^ ,]*' | head -n 1 | sed 's/^linux-image-//')
     [ -n "$kver" ] || { log "no kernel in $root"; exit 1; }
@@ -74,25 +82,62 @@ amd64_kernel_and_modules() {
     cp "$build/gpio-sim/gpio-sim.ko" "$build/ambience-test-i2c/ambience-test-i2c.ko" "$kdir/"
 }
 
-# The arm64 rig's root, kernel and modules first (i2c-stub too); the system root takes that kernel.
-arm64_kernel_and_modules() {
-    "$repo/scripts/debian-root.sh" trixie arm64
-    RIG_ARCH=arm64 RIG_ROOT=$build_root "$repo/rig/setup.sh"
-    kver=$(cat "$rig_dir/arm64/kernel-version")
-    "$here/root.sh" arm64 "linux-image-$kver"
+# The Arm rig's root, kernel and modules first (i2c-stub too); the system root takes that kernel.
+arm_kernel_and_modules() {
+    local rig_root=/var/cache/ambience/roots/rig/bare/trixie-$arch m
+    RIG_ARCH=$arch RIG_ROOT=$rig_root "$repo/rig/setup.sh"
+    kver=$(cat "$rig_dir/$arch/kernel-version")
+    if [ "$suite" = trixie ]; then
+        "$here/root.sh" trixie "$arch" "linux-image-$kver"
+    else
+        "$here/root.sh" "$suite" "$arch" none
+        [ -r "$root/boot/vmlinuz-$kver" ] || copy_kernel "$rig_root"
+    fi
+    # The guest's root is a virtio disk, and initramfs-tools' "most" takes no virtio_blk for
+    # Debian's armmp kernel, where it is a module.
+    if ! grep -qx virtio_blk "$root/etc/initramfs-tools/modules"; then
+        echo virtio_blk >>"$root/etc/initramfs-tools/modules"
+        rm -f "$root/boot/initrd.img-$kver"
+    fi
+    [ -r "$root/boot/initrd.img-$kver" ] || make_initrd
     kdir=$out/$kver
     mkdir -p "$kdir"
     modules=()
-    local m
     for m in i2c-stub gpio-sim ambience-test-i2c; do
-        modules+=("$rig_dir/arm64/kernels/$kver/modules/$m.ko")
+        modules+=("$rig_dir/$arch/kernels/$kver/modules/$m.ko")
     done
+}
+
+# Trixie's kernel $kver, from the rig's root FROM, into a root of another suite.
+copy_kernel() {  # copy_kernel FROM
+    local f
+    log "copying kernel $kver from $1 into $root"
+    for f in vmlinuz config System.map; do
+        install -D -m 0644 "$1/boot/$f-$kver" "$root/boot/$f-$kver"
+    done
+    rm -rf "$root/usr/lib/modules/$kver"
+    mkdir -p "$root/usr/lib/modules"
+    cp -a "$1/usr/lib/modules/$kver" "$root/usr/lib/modules/"
+    rm -f "$root/usr/lib/modules/$kver/build" "$root/usr/lib/modules/$kver/source"
+    depmod -b "$root" "$kver"
+}
+
+# The root's initrd for $kver, by its own initramfs-tools (under qemu-user: a few minutes).
+make_initrd() {
+    log "making the initrd of $kver in $root"
+    # shellcheck disable=SC2016 # a script for the new namespace's bash, with its own arguments
+    unshare --mount --propagation private /bin/bash -euc '
+        mount -t proc proc "$1/proc"
+        mount -t sysfs sysfs "$1/sys"
+        mount --rbind /dev "$1/dev"
+        chroot "$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+            update-initramfs -c -k "$2"
+    ' sh "$root" "$kver"
 }
 
 case $arch in
     amd64) amd64_kernel_and_modules; console=ttyS0 ;;
-    arm64) arm64_kernel_and_modules; console=ttyAMA0 ;;
-    *) log "ARCH must be amd64 or arm64, not $arch"; exit 1 ;;
+    *) arm_kernel_and_modules; console=ttyAMA0 ;;
 esac
 if [ ! -r "$root/boot/vmlinuz-$kver" ] || [ ! -r "$root/boot/initrd.img-$kver" ]; then
     log "no kernel $kver with its initrd in $root"
