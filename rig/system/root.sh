@@ -17,7 +17,9 @@ suite=${1:?usage: rig/system/root.sh SUITE ARCH [KERNEL-PACKAGE]}
 arch=${2:?usage: rig/system/root.sh SUITE ARCH [KERNEL-PACKAGE]}
 kernel=${3:-linux-image-$arch}
 roots=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}
-root=$roots/$suite-$arch-system
+# shellcheck source=rig/system/lib.sh
+. "$(dirname "$0")/lib.sh"
+root=$(system_rig_root "$suite" "$arch")
 mirror=${AMBIENCE_MIRROR:-http://deb.debian.org/debian}
 # The package's Depends, as each suite names its libraries.
 case $suite in
@@ -70,17 +72,9 @@ cp -L /etc/resolv.conf "$root/etc/resolv.conf"
 # package's scripts must start and restart units for real).
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod +x "$root/usr/sbin/policy-rc.d"
-# shellcheck disable=SC2016 # a script for the new namespace's bash, with its own arguments
-unshare --mount --propagation private /bin/bash -euc '
-    root=$1
-    shift
-    mount -t proc proc "$root/proc"
-    mount -t sysfs sysfs "$root/sys"
-    mount --rbind /dev "$root/dev"
-    chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-        /bin/sh -c "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-            --no-install-recommends \"\$@\" && apt-get clean" sh "$@"
-' sh "$root" "${PACKAGES[@]}"
+# shellcheck disable=SC2016 # a script for the root's sh, with its own arguments
+in_system_root "$root" /bin/sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    --no-install-recommends "$@" && apt-get clean' sh "${PACKAGES[@]}"
 # Without the package lists (88 MB): the guest installs only the local .deb, whose Depends are
 # installed already, and apt under emulation spends seconds on each start reading lists it has
 # no use for. (The next change to PACKAGES fetches them again.)

@@ -33,7 +33,6 @@ case $suite-$arch in
     *) echo "system rig setup: no system rig for $suite $arch" >&2; exit 2 ;;
 esac
 root=$(system_rig_root "$suite" "$arch")
-build_root=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/trixie-$arch
 adapter=$repo/rig/kmod/ambience-test-i2c
 log() { echo "system rig setup: $*"; }
 
@@ -53,7 +52,7 @@ amd64_kernel_and_modules() {
     kdir=$out/$kver
     mkdir -p "$kdir"
     modules=("$kdir/gpio-sim.ko" "$kdir/ambience-test-i2c.ko")
-    local m stale='' build version
+    local m stale='' build version build_root=${AMBIENCE_ROOTS:-/var/cache/ambience/roots}/trixie-amd64
     for m in "${modules[@]}"; do
         [ -f "$m" ] && [ ! "$adapter/ambience-test-i2c.c" -nt "$m" ] || stale=1
     done
@@ -125,14 +124,7 @@ copy_kernel() {  # copy_kernel FROM
 # The root's initrd for $kver, by its own initramfs-tools (under qemu-user: a few minutes).
 make_initrd() {
     log "making the initrd of $kver in $root"
-    # shellcheck disable=SC2016 # a script for the new namespace's bash, with its own arguments
-    unshare --mount --propagation private /bin/bash -euc '
-        mount -t proc proc "$1/proc"
-        mount -t sysfs sysfs "$1/sys"
-        mount --rbind /dev "$1/dev"
-        chroot "$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-            update-initramfs -c -k "$2"
-    ' sh "$root" "$kver"
+    in_system_root "$root" update-initramfs -c -k "$kver"
 }
 
 case $arch in
