@@ -123,6 +123,7 @@ kiosk-screenshots: setup
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Fuzz Benchmarks
 	SWIFT=$(SWIFT) scripts/check-imports.py
+	SWIFT=$(SWIFT) scripts/check-architecture.py
 	python3 Tests/docs/check_links.py
 	scripts/shellcheck.sh
 

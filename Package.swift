@@ -160,7 +160,8 @@ let package = Package(
 
         // `ambience mqtt`: the daemon's events to an MQTT broker and Home Assistant, overrides back.
         // AmbienceMQTT is its pure part (topics, payloads, discovery, commands, backoff); the
-        // program drives libmosquitto from its own poll loop.
+        // program drives libmosquitto by hand, the broker's socket one source of the EventLoop of
+        // AmbienceSystem that every program runs on.
         .target(
             name: "AmbienceMQTT",
             dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
