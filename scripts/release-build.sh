@@ -1,7 +1,8 @@
 #!/bin/bash
 # The release build, defined once: `make release` (and so `make install`) and `make bench` build
 # through this script. Extra arguments go to `swift build` (bench: --scratch-path, --show-bin-path).
-# Why these flags, and what each saves, measured: docs/performance.md, "The release build".
+# Why each flag: its comment below. What each saved, measured, was docs/performance.md's "The
+# release build" until the packages shipped Embedded Swift (git show 9fb8a9a:docs/performance.md).
 #
 #   scripts/release-build.sh [SWIFT-BUILD-ARGUMENTS...]
 set -euo pipefail
