@@ -7,10 +7,17 @@ that exists, and an anchor (`#…`) that names a heading of the Markdown file it
 GitHub spells heading anchors) or an explicit `id`/`name` in it. A link to a URL (`http:`,
 `https:`, `mailto:`, `//host`) is an error: the documentation does not point outside itself.
 
+A code span that names a repository path (`Sources/…`, `rig/…`: its first word, whose first part
+is a top-level directory of the repository) must name a file or directory that exists, or with
+a wildcard one that matches, so that a page listing the files to touch cannot name one that was
+moved or removed. A path with a placeholder part (`NAME`, `XYZ1234`, … in PLACEHOLDERS) is an
+example, not a path, and is not checked.
+
 usage: Tests/docs/check_links.py [ROOT]   (default: the repository holding this script)
 Exit status 0 when every link resolves, 1 otherwise, each fault printed as FILE:LINE: message.
 """
 
+import glob
 import os
 import re
 import subprocess
@@ -25,6 +32,10 @@ HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 HTML_ID = re.compile(r"""<[^>]+\b(?:id|name)\s*=\s*["']([^"']+)["']""")
 FENCE = re.compile(r"^ {0,3}(```+|~~~+)")
 EXTERNAL = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+# The words the documents write in a path for "any such name": the made-up chip of
+# adding-a-chip.md, a program's, board's or corpus' name, a line number, an architecture.
+PLACEHOLDERS = re.compile(r"XYZ1234|\b(?:NAME|N|LINE|ARCH|SUITE|PROGRAM|FILE|DIR)\b")
 
 
 def markdown_files(root):
@@ -42,8 +53,8 @@ def markdown_files(root):
         return sorted(found)
 
 
-def prose_lines(text):
-    """(line number, line) outside fenced code blocks, with code spans blanked out."""
+def unfenced_lines(text):
+    """(line number, line) outside fenced code blocks."""
     fence = None
     for number, line in enumerate(text.split("\n"), 1):
         match = FENCE.match(line)
@@ -54,7 +65,35 @@ def prose_lines(text):
         if match:
             fence = match.group(1)
             continue
-        yield number, re.sub(r"(`+)(.+?)\1", lambda m: " " * len(m.group(0)), line)
+        yield number, line
+
+
+def prose_lines(text):
+    """(line number, line) outside fenced code blocks, with code spans blanked out."""
+    for number, line in unfenced_lines(text):
+        yield number, CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+
+
+def top_level_directories(root):
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files"], check=True, capture_output=True,
+                             text=True).stdout
+        return {line.split("/")[0] for line in out.splitlines() if "/" in line}
+    except (OSError, subprocess.CalledProcessError):
+        return {d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)) and d not in SKIP_DIRS}
+
+
+def missing_paths(root, text, directories):
+    """(line number, path) of each code span naming a repository path that does not exist."""
+    for number, line in unfenced_lines(text):
+        for span in CODE_SPAN.finditer(line):
+            words = span.group(2).split()
+            path = words[0].rstrip(",;:.)") if words else ""
+            if "/" not in path or path.split("/")[0] not in directories or PLACEHOLDERS.search(path):
+                continue
+            where = os.path.join(root, path)
+            if not (glob.glob(where) if any(c in path for c in "*?[") else os.path.exists(where)):
+                yield number, path
 
 
 def slug(heading):
@@ -102,10 +141,13 @@ def anchors(path):
 def check(root):
     faults = []
     files = markdown_files(root)
+    directories = top_level_directories(root)
     for path in files:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         where = os.path.relpath(path, root)
+        for number, named in missing_paths(root, text, directories):
+            faults.append(f"{where}:{number}: `{named}`: no such file or directory in the repository")
         for number, line in prose_lines(text):
             targets = [m.group(1) for m in INLINE.finditer(line)]
             reference = REFERENCE.match(line)
@@ -143,9 +185,10 @@ def main():
     for fault in faults:
         print(fault, file=sys.stderr)
     if faults:
-        print(f"check_links: {len(faults)} broken link(s) in {len(files)} Markdown files", file=sys.stderr)
+        print(f"check_links: {len(faults)} broken link(s) or path(s) in {len(files)} Markdown files",
+              file=sys.stderr)
         return 1
-    print(f"check_links: every link of {len(files)} Markdown files resolves")
+    print(f"check_links: every link and repository path of {len(files)} Markdown files resolves")
     return 0
 
 
