@@ -4,11 +4,14 @@ import AmbienceSystem
 
 /// The recent samples (`ambience record`, the control line `record`) and their way to the
 /// persistent record: rows go to the store in batches, not one write a sample.
-struct RecordKeeper {
+final class RecordOutput: Output {
     private(set) var record: LightRecord
     /// Where the record is persisted, if it is; made again when a reload moves it.
     private(set) var store: RecordStore?
     private let stores: (DaemonConfiguration) -> RecordStore?
+    private let logger: Logger
+    /// The configuration the rows are being made under.
+    private var configuration: DaemonConfiguration?
     /// How many of the record's rows (`LightRecord.appended`) the store has, and since when.
     private var persistedRows = 0
     private var lastPersisted = 0.0
@@ -17,30 +20,58 @@ struct RecordKeeper {
     init(capacity: Int, stores: @escaping (DaemonConfiguration) -> RecordStore?, logger: Logger) {
         record = LightRecord(capacity: capacity)
         self.stores = stores
+        self.logger = logger
         trouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
     }
 
-    mutating func start(under configuration: DaemonConfiguration, at time: Double) {
+    func start(_ configuration: DaemonConfiguration, at time: Double) {
+        self.configuration = configuration
         store = stores(configuration)
         lastPersisted = time
     }
 
-    mutating func append(_ row: LightRecord.Row, under configuration: DaemonConfiguration) {
+    /// Before `running` gives way to `next`: the rows so far go out with the parameters they
+    /// were made with, and to the store they were meant for.
+    func reconfigure(from running: DaemonConfiguration, to next: DaemonConfiguration, at time: Double) {
+        let moves = next.record != running.record || next.stateDirectory != running.stateDirectory
+        if moves || next.engine.timeConstant != running.engine.timeConstant
+            || next.engine.sampleInterval != running.engine.sampleInterval
+        {
+            persist(at: time)
+        }
+        if moves { store = stores(next) }
+        configuration = next
+    }
+
+    /// The row as the outputs before it in the list completed it.
+    func observe(_ row: inout LightRecord.Row) {
         record.append(row)
+        guard store != nil, let configuration else { return }
         // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
         // otherwise drop rows not yet written.
-        if store != nil,
-            row.time - lastPersisted >= configuration.record.flushInterval
-                || record.appended - persistedRows >= record.capacity / 2
+        if row.time - lastPersisted >= configuration.record.flushInterval
+            || record.appended - persistedRows >= record.capacity / 2
         {
-            persist(at: row.time, under: configuration)
+            persist(at: row.time)
         }
     }
 
-    /// Writes the rows not yet written, made under `configuration`.
-    mutating func persist(at time: Double, under configuration: DaemonConfiguration) {
-        guard let store else { return }
+    func take(_ input: ControlPipe.Input, from control: ControlPipe, at time: Double) -> Bool {
+        guard case .record = input else { return false }
+        do {
+            try control.writeRecord(record)
+        } catch {
+            logger.log(.error, "record not written: \(error)")
+        }
+        return true
+    }
+
+    func stop(at time: Double) { persist(at: time) }
+
+    /// Writes the rows not yet written, made under the configuration they were made with.
+    private func persist(at time: Double) {
+        guard let store, let configuration else { return }
         lastPersisted = time
         do {
             try store.append(
@@ -55,19 +86,5 @@ struct RecordKeeper {
         // Rows that could not be written are not retried: the next batch goes on from here, so
         // a full disk costs one failed write per interval, not a growing backlog.
         persistedRows = record.appended
-    }
-
-    /// Before `running` gives way to `next`: the rows so far go out with the parameters they
-    /// were made with, and to the store they were meant for.
-    mutating func reload(
-        from running: DaemonConfiguration, to next: DaemonConfiguration, at now: @autoclosure () -> Double
-    ) {
-        let moves = next.record != running.record || next.stateDirectory != running.stateDirectory
-        if moves || next.engine.timeConstant != running.engine.timeConstant
-            || next.engine.sampleInterval != running.engine.sampleInterval
-        {
-            persist(at: now(), under: running)
-        }
-        if moves { store = stores(next) }
     }
 }
