@@ -21,24 +21,24 @@ public final class Daemon: EventSource {
     /// `current` line within this.
     static let pollInterval = 1.0
 
-    private var configuration: DaemonConfiguration
-    private let clock: any Clock
+    var configuration: DaemonConfiguration
+    let clock: any Clock
     /// The loop the daemon runs on, with whatever else a program adds to it.
     public let loop: EventLoop
-    private let logger: Logger
-    private let assemble: Assemble
-    private let reload: Reload
+    let logger: Logger
+    let assemble: Assemble
+    let reload: Reload
     /// The theme's override kept across restarts; each output keeps its own.
     private let overrides: OverridePersistence
     private var cadence: Cadence
     /// Why the loop was stopped, when it was by a failure.
     private var failure: DaemonError?
-    private var engine: Engine
-    private let outputs: DaemonOutputs
-    private var parts = DaemonParts()
-    private var said = LinesSaid()
+    var engine: Engine
+    let outputs: DaemonOutputs
+    var parts = DaemonParts()
+    var said = LinesSaid()
     private var service: ServiceStatus
-    private var sensorTrouble: FaultReport
+    private var sensor: SensorInput
 
     /// The recent samples, for `ambience record` (the control line `record`).
     public var record: LightRecord { outputs.record.record }
@@ -70,8 +70,7 @@ public final class Daemon: EventSource {
             logger: logger, overrides: persistence, wallClock: wallClock, recordCapacity: recordCapacity,
             recordStores: recordStores)
         service = ServiceStatus(notifier: notifier, clock: clock)
-        sensorTrouble = FaultReport(
-            log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
+        sensor = SensorInput(logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT (or `until`, a monotonic time, for simulations); leaves every
@@ -182,20 +181,11 @@ public final class Daemon: EventSource {
     /// its slot on `schedule`. Returns when to come back while the chip is converting, nil once
     /// the sample is in.
     private func measure(_ schedule: SampleSchedule) -> Double? {
-        guard let sensor = parts.sensor else { return nil }
+        guard let device = parts.sensor else { return nil }
         let reading: Reading?
-        do {
-            switch try sensor.measure() {
-            case .pending(let deadline): return deadline
-            case .reading(let done): reading = done
-            }
-            sensorTrouble.succeeded("\(sensor.description): reading again")
-        } catch {
-            reading = nil
-            // The same trouble is logged once, however often the retries fail.
-            var quiet = error
-            quiet.retryAt = nil
-            sensorTrouble.failed(quiet.description)
+        switch sensor.measure(device) {
+        case .pending(let deadline): return deadline
+        case .done(let done): reading = done
         }
         // An override taken during the conversion has moved the engine past the slot.
         let time = max(schedule.stamp(completedAt: clock.now), engine.latestTime)
@@ -252,65 +242,6 @@ public final class Daemon: EventSource {
     private func restoreOverride(at time: Double) {
         if let command = overrides.restore(Engine.OverrideCommand.self, in: configuration) {
             dispatch(engine.apply(command, at: time))
-        }
-    }
-
-    /// SIGHUP: a valid new configuration takes over without a restart, rebuilding only the parts
-    /// whose settings changed; an invalid one, or one whose devices refuse it, is logged with
-    /// its FILE:LINE: KEY lines and the running one kept. Throws when not even the running
-    /// configuration's parts can be built again: a daemon without them would do nothing.
-    private func reloadConfiguration() throws(DaemonError) {
-        let next: DaemonConfiguration
-        do {
-            next = try reload()
-        } catch {
-            logRejectedReload(error.errors.map { $0.description })
-            return
-        }
-        let changed = DaemonPart.changed(from: configuration, to: next)
-        if !changed.isEmpty {
-            // The old parts let go first: the new ones may want the same lines and pipes.
-            parts.close(changed)
-            do {
-                parts.replace(changed, with: try assemble(next, changed))
-            } catch {
-                logRejectedReload(Self.lines(of: error))
-                do {
-                    parts.replace(changed, with: try assemble(configuration, changed))
-                } catch {
-                    logger.log(.error, "the running configuration's parts could not be rebuilt either:")
-                    for line in Self.lines(of: error) { logger.log(.error, line) }
-                    throw .partsLost(error.description)
-                }
-                outputs.adopt(parts, rebuilt: changed)
-                replayCurrentState(to: changed)
-                return
-            }
-            outputs.adopt(parts, rebuilt: changed)
-        }
-        for output in outputs.all { output.reconfigure(from: configuration, to: next, at: clock.now) }
-        configuration = next
-        engine.reconfigure(next.engine)
-        replayCurrentState(to: changed)
-        logger.log(.notice, "configuration reloaded")
-    }
-
-    private func logRejectedReload(_ lines: [String]) {
-        logger.log(.error, "reload rejected, keeping the running configuration:")
-        for line in lines { logger.log(.error, line) }
-    }
-
-    private static func lines(of error: DaemonError) -> [String] {
-        if case .configuration(let errors) = error { return errors.errors.map { $0.description } }
-        return [error.description]
-    }
-
-    /// New sinks start blank: give them the state (and any fault) they should show.
-    private func replayCurrentState(to rebuilt: Set<DaemonPart>) {
-        for event in said.forNewReader {
-            for output in outputs.all {
-                if let part = output.part, rebuilt.contains(part) { output.deliver(event) }
-            }
         }
     }
 
