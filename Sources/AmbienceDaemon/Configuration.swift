@@ -12,9 +12,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var sensor: SensorSettings
     /// Thresholds, τ, D, L, fault_after, and the sample interval P (`sensor.interval` in the file).
     public var engine: EngineConfiguration
-    /// Nil when no indicator line is configured.
-    public var gpio: GPIOIndicator.Configuration?
-    public var pipes: PipeSettings
     public var stateFile: String
     public var controlPipe: String
     /// Permission bits and group of the control pipe: its own, not the state pipes', so that
@@ -24,11 +21,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var controlGroup: String?
     /// Where a persisted override lives, and the persistent record of the light.
     public var stateDirectory: String
-    public var record = RecordSettings()
-    /// `[backlight]`; nil leaves the display's brightness alone.
-    public var backlight: BacklightSettings?
-    /// `[display]`; nil: the display never sleeps with the room.
-    public var display: DisplaySettings?
+    /// Every output's table (`[gpio]`, `[pipes]`, `[record]`, `[backlight]`, `[display]`), each
+    /// read through its accessor, declared in the output's folder.
+    public var outputs = OutputSettingsSet()
     /// Where each key was set, when loaded from a file: faults found later, by the devices
     /// (a missing GPIO chip, a line out of range), are placed at file:line too.
     public var origins = ConfigurationOrigins()
@@ -48,34 +43,13 @@ public struct DaemonConfiguration: Equatable, Sendable {
         self.board = board
         self.sensor = sensor
         self.engine = engine
-        self.gpio = gpio
-        self.pipes = pipes
         self.stateFile = stateFile
         self.controlPipe = controlPipe
         self.controlMode = controlMode
         self.controlGroup = controlGroup
         self.stateDirectory = stateDirectory
-    }
-
-    /// The persistent record of the light (`[record]`): rows from the daemon's ring appended to
-    /// `state_directory/record.csv` at most every `flushInterval` (and at shutdown).
-    public struct RecordSettings: Equatable, Sendable {
-        public static let defaultFlushInterval = 300.0
-        public static let defaultMaximumBytes: Int64 = 2_000_000
-
-        public var persist: Bool
-        public var flushInterval: Double
-        /// The file is rotated to record.csv.1 when it reaches this size.
-        public var maximumBytes: Int64
-
-        public init(
-            persist: Bool = true, flushInterval: Double = RecordSettings.defaultFlushInterval,
-            maximumBytes: Int64 = RecordSettings.defaultMaximumBytes
-        ) {
-            self.persist = persist
-            self.flushInterval = flushInterval
-            self.maximumBytes = maximumBytes
-        }
+        self.gpio = gpio
+        self.pipes = pipes
     }
 
     /// The persistent record's store in the state directory, or nil when it is not kept.
@@ -146,31 +120,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
         public subscript<Settings: ChipSettings>(settings: Settings.Type) -> Settings {
             get { chips[settings] }
             set { chips[settings] = newValue }
-        }
-    }
-
-    public struct PipeSettings: Equatable, Sendable {
-        public var paths: [String]
-        public var format: EventLine.Format
-        /// Permission bits of a pipe the daemon creates.
-        public var mode: UInt32
-        /// Group of a pipe the daemon creates; nil: the daemon's own.
-        public var group: String?
-
-        public init(
-            paths: [String] = [NamedPipeSink.Configuration.defaultPath], format: EventLine.Format = .json,
-            mode: UInt32 = UInt32(NamedPipeSink.Configuration.defaultMode),
-            group: String? = nil
-        ) {
-            self.paths = paths
-            self.format = format
-            self.mode = mode
-            self.group = group
-        }
-
-        /// One sink configuration per path.
-        public var sinks: [NamedPipeSink.Configuration] {
-            paths.map { NamedPipeSink.Configuration(path: $0, format: format, mode: mode, group: group) }
         }
     }
 }

@@ -17,6 +17,11 @@ public final class Daemon: EventSource {
     public typealias Assemble = (DaemonConfiguration, Set<DaemonPart>) throws(DaemonError) -> DaemonParts
     public typealias Reload = () throws(ConfigFileErrors) -> DaemonConfiguration
 
+    struct Provider {
+        let parts: Assemble
+        let configuration: Reload
+    }
+
     /// How often sinks are polled when samples are further apart: new pipe readers get their
     /// `current` line within this.
     static let pollInterval = 1.0
@@ -26,8 +31,8 @@ public final class Daemon: EventSource {
     /// The loop the daemon runs on, with whatever else a program adds to it.
     public let loop: EventLoop
     let logger: Logger
-    let assemble: Assemble
-    let reload: Reload
+    /// What the configuration and the parts are made by, at start and again on SIGHUP.
+    let provider: Provider
     /// The theme's override kept across restarts; each output keeps its own.
     private let overrides: OverridePersistence
     private var cadence: Cadence
@@ -41,9 +46,9 @@ public final class Daemon: EventSource {
     private var sensor: SensorInput
 
     /// The recent samples, for `ambience record` (the control line `record`).
-    public var record: LightRecord { outputs.record.record }
+    public var record: LightRecord { outputs.record?.record ?? LightRecord(capacity: 0) }
     /// Where the record is persisted, if it is; made again on a reload.
-    public var recordStore: RecordStore? { outputs.record.store }
+    public var recordStore: RecordStore? { outputs.record?.store }
 
     public init(
         configuration: DaemonConfiguration, clock: any Clock, waiter: any LoopWaiting, logger: Logger,
@@ -63,12 +68,12 @@ public final class Daemon: EventSource {
         self.logger = logger
         let persistence = OverridePersistence(stores: overrides, wallClock: wallClock, logger: logger)
         self.overrides = persistence
-        self.assemble = assemble
-        self.reload = reload
+        provider = Provider(parts: assemble, configuration: reload)
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
         outputs = DaemonOutputs(
-            logger: logger, overrides: persistence, wallClock: wallClock, recordCapacity: recordCapacity,
-            recordStores: recordStores)
+            OutputContext(
+                logger: logger, overrides: persistence, wallClock: wallClock, recordCapacity: recordCapacity,
+                recordStores: recordStores))
         service = ServiceStatus(notifier: notifier, clock: clock)
         sensor = SensorInput(logger: logger)
     }
@@ -78,7 +83,7 @@ public final class Daemon: EventSource {
     /// rebuilt after a refused reload. Whatever else is added to `loop` (the simulator's typed
     /// lux) is served beside it.
     public func run(until end: Double? = nil) throws(DaemonError) {
-        parts = try assemble(configuration, Set(DaemonPart.allCases))
+        parts = try provider.parts(configuration, Set(DaemonPart.allCases))
         defer { shutDown() }
         outputs.adopt(parts, rebuilt: Set(DaemonPart.allCases))
         let start = CompactRecord.sampleTime(clock.now)
@@ -197,6 +202,7 @@ public final class Daemon: EventSource {
         // Before the events go out, so that they carry what the outputs made of the same sample.
         for output in outputs.all { output.observe(&row) }
         dispatch(events)
+        for output in outputs.all { output.sampled(row) }
         return nil
     }
 

@@ -12,7 +12,7 @@ extension Daemon {
     func reloadConfiguration() throws(DaemonError) {
         let next: DaemonConfiguration
         do {
-            next = try reload()
+            next = try provider.configuration()
         } catch {
             logRejectedReload(error.errors.map { $0.description })
             return
@@ -22,11 +22,11 @@ extension Daemon {
             // The old parts let go first: the new ones may want the same lines and pipes.
             parts.close(changed)
             do {
-                parts.replace(changed, with: try assemble(next, changed))
+                parts.replace(changed, with: try provider.parts(next, changed))
             } catch {
                 logRejectedReload(Self.lines(of: error))
                 do {
-                    parts.replace(changed, with: try assemble(configuration, changed))
+                    parts.replace(changed, with: try provider.parts(configuration, changed))
                 } catch {
                     logger.log(.error, "the running configuration's parts could not be rebuilt either:")
                     for line in Self.lines(of: error) { logger.log(.error, line) }

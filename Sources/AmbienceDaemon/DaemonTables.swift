@@ -1,64 +1,36 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceSensors
 
-/// The daemon's settings while the file is read, table by table: what spans tables is checked
-/// as they are read (the sensor is required; the engine's values, from three tables and
-/// `sensor.interval`, hold together), and then they make a `DaemonConfiguration`. A
+/// The daemon's configuration while the file is read: the configuration itself, and what is
+/// known only once several tables are read (whether `[sensor]` named a chip; the engine's
+/// values, from three tables and `sensor.interval`, before they are checked together). A
 /// configuration is written back through the same tables.
 struct DaemonTables {
-    var board: String?
-    var stateFile = StateFileSink.defaultPath
-    var controlPipe = ControlPipe.defaultPath
-    var controlMode = UInt32(ControlPipe.defaultMode)
-    var controlGroup: String?
-    var stateDirectory = OverrideStore.defaultDirectory
-    /// Nil when `[sensor]` names no kind, or a wrong one.
-    var sensor: DaemonConfiguration.SensorSettings?
+    var configuration: DaemonConfiguration
+    /// False while `[sensor]` names no kind, or a wrong one: there is no configuration then.
+    var hasSensor: Bool
     var sampleInterval: Double?
-    /// The engine's values as the file gives them; `validEngine` once they are checked together.
-    var engine = EngineValues(.indoorKiosk)
-    var validEngine = EngineConfiguration.indoorKiosk
-    var gpio: GPIOIndicator.Configuration?
-    var pipes = DaemonConfiguration.PipeSettings()
-    var record = DaemonConfiguration.RecordSettings()
-    var backlight: BacklightSettings?
-    var display: DisplaySettings?
+    /// The engine's values as the file gives them; `configuration.engine` once they are checked
+    /// together.
+    var engine: EngineValues
 
     init(board: String?) {
-        self.board = board
+        configuration = DaemonConfiguration(board: board, sensor: .init(kind: SensorKind.allCases[0]))
+        hasSensor = false
+        engine = EngineValues(configuration.engine)
     }
 
     init(_ configuration: DaemonConfiguration) {
-        board = configuration.board
-        stateFile = configuration.stateFile
-        controlPipe = configuration.controlPipe
-        controlMode = configuration.controlMode
-        controlGroup = configuration.controlGroup
-        stateDirectory = configuration.stateDirectory
-        sensor = configuration.sensor
+        self.configuration = configuration
+        hasSensor = true
         sampleInterval = configuration.engine.sampleInterval
         engine = EngineValues(configuration.engine)
-        validEngine = configuration.engine
-        gpio = configuration.gpio
-        pipes = configuration.pipes
-        record = configuration.record
-        backlight = configuration.backlight
-        display = configuration.display
     }
 
     /// The configuration, when there is a sensor.
-    var configuration: DaemonConfiguration? {
-        guard let sensor else { return nil }
-        var configuration = DaemonConfiguration(
-            board: board, sensor: sensor, engine: validEngine, gpio: gpio, pipes: pipes, stateFile: stateFile,
-            controlPipe: controlPipe, controlMode: controlMode, controlGroup: controlGroup,
-            stateDirectory: stateDirectory)
-        configuration.record = record
-        configuration.backlight = backlight
-        configuration.display = display
-        return configuration
-    }
+    var valid: DaemonConfiguration? { hasSensor ? configuration : nil }
 
     /// Checks the engine's values together, once the last of their tables is read; a refusal is
     /// placed at the key it names, and the defaults are kept.
@@ -74,13 +46,13 @@ struct DaemonTables {
             thresholds = defaults.thresholds
         }
         do {
-            validEngine = try EngineConfiguration(
+            configuration.engine = try EngineConfiguration(
                 thresholds: thresholds, timeConstant: engine.timeConstant, minimumDwell: engine.minimumDwell,
                 latencyBound: engine.latencyBound, sampleInterval: sampleInterval ?? defaults.sampleInterval,
                 faultAfter: engine.faultAfter)
         } catch {
             decoder.adopt(error.renamingKey(DaemonConfiguration.fileKey))
-            validEngine = defaults
+            configuration.engine = defaults
         }
     }
 }

@@ -26,8 +26,11 @@ protocol Output: AnyObject {
     func reconfigure(from running: DaemonConfiguration, to next: DaemonConfiguration, at time: Double)
 
     /// A sample is in, before its events go out: what the output makes of it, and what it adds to
-    /// the record's row (outputs earlier in the list fill in before later ones read).
+    /// the record's row.
     func observe(_ row: inout LightRecord.Row)
+
+    /// The sample's row as every output completed it, once its events have gone out.
+    func sampled(_ row: LightRecord.Row)
 
     /// Puts its part of the news on an event line about to go out.
     func annotate(_ event: inout Event)
@@ -72,6 +75,7 @@ extension Output {
     func restore(at time: Double) {}
     func reconfigure(from running: DaemonConfiguration, to next: DaemonConfiguration, at time: Double) {}
     func observe(_ row: inout LightRecord.Row) {}
+    func sampled(_ row: LightRecord.Row) {}
     func annotate(_ event: inout Event) {}
     func deliver(_ event: Event) {}
     func advance(now: Double) -> OutputTurn { .idle }

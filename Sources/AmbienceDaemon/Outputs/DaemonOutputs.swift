@@ -1,27 +1,48 @@
+import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem
 
-/// Every output of the daemon, in the order each sample, event and turn reaches them: the
-/// backlight first, so that the record's row and the lines carry the brightness of the same
-/// sample; then the display, the record, and the sinks in the order their lines go out (the
-/// indicator lines, the pipes, the state file). A new output is one entry here.
+/// One kind of output as the daemon knows it: its table in the file and how it is made, both
+/// declared in the output's folder.
+struct OutputDescriptor: Sendable {
+    /// Its table (its keys declared once in its folder), read into and written from the daemon's
+    /// configuration; nil for an output whose keys are the file's top level (`state_file`).
+    let table: ConfigurationKey<DaemonTables>?
+    /// The output, made once for the daemon's life.
+    let make: @Sendable (OutputContext) -> any Output
+}
+
+/// What an output is made with: the daemon's log, its persistence and its wall clock.
+struct OutputContext {
+    let logger: Logger
+    let overrides: OverridePersistence
+    let wallClock: () -> Double
+    let recordCapacity: Int
+    let recordStores: (DaemonConfiguration) -> RecordStore?
+}
+
+/// Every output of the daemon, in the order the file's tables are read and written, and each
+/// sample, event and turn reaches them: the sinks in the order their lines go out (the indicator
+/// lines, the pipes, then the state file); the backlight before the display, so that a fade's end
+/// is told before the display's news of the same turn. A new output is one entry here.
 struct DaemonOutputs {
-    /// The record of the light, which `ambience record` and the tests read.
-    let record: RecordOutput
+    static let descriptors: [OutputDescriptor] = [
+        .indicators, .pipes, .record, .backlight, .display, .stateFile,
+    ]
+
     let all: [any Output]
 
-    init(
-        logger: Logger, overrides: OverridePersistence, wallClock: @escaping () -> Double,
-        recordCapacity: Int, recordStores: @escaping (DaemonConfiguration) -> RecordStore?
-    ) {
-        record = RecordOutput(capacity: recordCapacity, stores: recordStores, logger: logger)
-        all = [
-            BacklightOutput(logger: logger, overrides: overrides),
-            DisplayOutput(logger: logger, overrides: overrides, wallClock: wallClock),
-            record,
-            SinkOutput(.indicators), SinkOutput(.pipes), SinkOutput(.stateFile),
-        ]
+    init(_ context: OutputContext) {
+        all = Self.descriptors.map { $0.make(context) }
+    }
+
+    /// The record of the light, which `ambience record` and the tests read.
+    var record: RecordOutput? {
+        for output in all {
+            if let record = output as? RecordOutput { return record }
+        }
+        return nil
     }
 
     /// The outputs whose part is among `rebuilt` take their new devices.

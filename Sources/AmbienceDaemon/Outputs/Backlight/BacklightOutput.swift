@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem
@@ -101,4 +102,26 @@ final class BacklightOutput: Output {
             engine?.apply(command, at: time)
         }
     }
+}
+
+extension DaemonConfiguration {
+    /// `[backlight]`; nil leaves the display's brightness alone.
+    public var backlight: BacklightSettings? {
+        get { outputs["backlight", default: nil] }
+        set { outputs["backlight", default: nil] = newValue }
+    }
+}
+
+extension OutputDescriptor {
+    /// The display's brightness (`[backlight]`).
+    static let backlight = OutputDescriptor(
+        table: ConfigurationKey(
+            "backlight",
+            decode: { tables, root, decoder in
+                tables.configuration.backlight = DaemonConfiguration.decodeBacklight(root, decoder: &decoder)
+            },
+            text: { tables, path in
+                .table(DaemonConfiguration.backlightLines(tables.configuration.backlight, path: path))
+            }),
+        make: { context in BacklightOutput(logger: context.logger, overrides: context.overrides) })
 }

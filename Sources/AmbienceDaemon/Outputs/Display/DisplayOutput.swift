@@ -1,3 +1,4 @@
+import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem
@@ -219,4 +220,42 @@ final class DisplayOutput: Output {
         case .auto: "back to the room"
         }
     }
+}
+
+extension DaemonConfiguration {
+    /// `[display]`; nil: the display never sleeps with the room.
+    public var display: DisplaySettings? {
+        get { outputs["display", default: nil] }
+        set { outputs["display", default: nil] = newValue }
+    }
+}
+
+extension OutputDescriptor {
+    /// The display's sleep (`[display]`).
+    static let display = OutputDescriptor(
+        table: ConfigurationKey(
+            "display",
+            decode: { tables, root, decoder in
+                tables.configuration.display = DaemonConfiguration.decodeDisplay(root, decoder: &decoder)
+            },
+            text: { tables, path in
+                .table(DaemonConfiguration.displayLines(tables.configuration.display, path: path))
+            }
+        )
+        .then { tables, root, decoder in
+            // The kiosk reads what is asked of a session's outputs in the JSON lines alone.
+            let configuration = tables.configuration
+            guard configuration.display?.device == .session, configuration.pipes.format != .json else {
+                return
+            }
+            decoder.adopt(
+                ConfigurationError(
+                    key: decoder.section("display", of: root).key("device"),
+                    message:
+                        "\"wayland\" is asked of ambience kiosk in JSON lines: [pipes] format must be \"json\""
+                ))
+        },
+        make: { context in
+            DisplayOutput(logger: context.logger, overrides: context.overrides, wallClock: context.wallClock)
+        })
 }

@@ -44,8 +44,7 @@ final class RecordOutput: Output {
         configuration = next
     }
 
-    /// The row as the outputs before it in the list completed it.
-    func observe(_ row: inout LightRecord.Row) {
+    func sampled(_ row: LightRecord.Row) {
         record.append(row)
         guard store != nil, let configuration else { return }
         // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
