@@ -69,20 +69,24 @@ let package = Package(
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
-        // AmbienceSensors for its I2C layer: a DDC/CI monitor's backlight (Backlight/) is driven over
-        // the same /dev/i2c-N buses, named the same way, as the sensors.
+        // AmbienceI2C: a DDC/CI monitor's backlight (Backlight/) is driven over the same
+        // /dev/i2c-N buses, named the same way, as the sensors.
         .target(
             name: "AmbienceOutputs",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceSensors", "AmbienceSystem", "CGPIODShim",
+                "AmbienceClient", "AmbienceCore", "AmbienceI2C", "AmbienceSystem", "CGPIODShim",
             ]),
 
-        // The I2C bus protocol, i2c-dev, and one folder per chip (Chips/NAME): its driver, settings and
-        // descriptor (kind, addresses, [sensor.NAME] table, probe, driver), listed in Chips.all.
+        // The I2C layer the sensors and a DDC/CI monitor share: the bus protocol, i2c-dev, buses by
+        // adapter name and reopened after a failure, and what a failed transfer means.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
+        .target(name: "AmbienceI2C", dependencies: ["AmbienceSystem", "CI2C"]),
+
+        // One folder per chip (Chips/NAME): its driver, settings and descriptor (kind, addresses,
+        // [sensor.NAME] table, probe, driver), listed in Chips.all.
         .target(
             name: "AmbienceSensors",
-            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceConfig", "TOML", "CI2C"]),
+            dependencies: ["AmbienceCore", "AmbienceI2C", "AmbienceSystem", "AmbienceConfig", "TOML"]),
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
@@ -96,9 +100,8 @@ let package = Package(
         .target(
             name: "AmbienceDaemon",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML",
-                "AmbienceConfig",
-                "AmbienceCommandLine",
+                "AmbienceCore", "AmbienceSystem", "AmbienceI2C", "AmbienceSensors", "AmbienceOutputs",
+                "TOML", "AmbienceConfig", "AmbienceCommandLine",
             ]),
         // `ambience run` execs this: the daemon alone, the executable the unit keeps running.
         .executableTarget(name: "ambience-run", dependencies: ["AmbienceDaemon", "AmbienceCommandLine"]),
@@ -109,7 +112,8 @@ let package = Package(
         .target(
             name: "AmbienceSimulation",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "AmbienceDaemon",
+                "AmbienceCore", "AmbienceSystem", "AmbienceI2C", "AmbienceSensors", "AmbienceOutputs",
+                "AmbienceDaemon",
             ]),
 
         // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
@@ -133,8 +137,8 @@ let package = Package(
         .executableTarget(
             name: "ambience",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceOutputs", "AmbiencePlot",
-                "AmbienceSensors",
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceI2C", "AmbienceOutputs",
+                "AmbiencePlot", "AmbienceSensors",
                 "AmbienceSimulation", "AmbienceSystem", "AmbienceCommandLine", "AmbienceConfig",
                 "AmbienceKiosk",
                 "AmbienceServe", "AmbienceMQTT", "AmbienceWayland",
@@ -187,15 +191,17 @@ let package = Package(
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem", "AmbienceTestSupport"]),
         .testTarget(
             name: "AmbienceSensorsTests",
-            dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem"]),
+            dependencies: [
+                "AmbienceCore", "AmbienceI2C", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem",
+            ]),
         .testTarget(
             name: "AmbienceClientTests",
             dependencies: ["AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceSystem"]),
         .testTarget(
             name: "AmbienceOutputsTests",
             dependencies: [
-                "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceOutputs",
-                "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem",
+                "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceI2C", "AmbienceOutputs",
+                "AmbienceSimulation", "AmbienceSystem",
             ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
@@ -210,7 +216,7 @@ let package = Package(
                 "AmbienceTestSupport",
                 "AmbienceClient", "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig",
                 "AmbienceCore",
-                "AmbienceSystem", "AmbienceOutputs", "AmbienceSensors", "TOML",
+                "AmbienceSystem", "AmbienceI2C", "AmbienceOutputs", "AmbienceSensors", "TOML",
             ]),
         .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceConfig"]),
     ] + fuzzTargets

@@ -1,5 +1,6 @@
 import AmbienceCommandLine
 import AmbienceCore
+import AmbienceI2C
 import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSystem

@@ -1,6 +1,5 @@
 import AmbienceCore
 import AmbienceOutputs
-import AmbienceSensors
 import AmbienceSimulation
 import AmbienceSystem
 import AmbienceTestSupport

@@ -1,6 +1,6 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceOutputs
-import AmbienceSensors
 import AmbienceSimulation
 import AmbienceSystem
 import Testing

@@ -1,5 +1,5 @@
 import AmbienceCore
-import AmbienceSensors
+import AmbienceI2C
 import AmbienceSystem
 
 /// What `ambience probe` says about displays: the backlight class devices in sysfs, and a

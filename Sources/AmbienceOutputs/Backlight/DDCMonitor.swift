@@ -1,5 +1,5 @@
 import AmbienceCore
-import AmbienceSensors
+import AmbienceI2C
 
 /// An HDMI or DisplayPort monitor's brightness (VCP feature 0x10) and power mode (0xD6) through
 /// DDC/CI at 0x37 on its display cable's I2C bus.
