@@ -22,9 +22,9 @@ let fuzzTargets: [Target] =
                 "AmbienceDaemon", "AmbienceConfig", "AmbienceKiosk", "AmbienceServe", "AmbienceMQTT",
             ]
         ),
-        ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
+        ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore", "AmbienceRecord"]),
         ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
-        ("FuzzDisplayReplies", "Fuzz/DisplayReplies", ["AmbienceCore"]),
+        ("FuzzDisplayReplies", "Fuzz/DisplayReplies", ["AmbienceDisplayProtocols"]),
         ("FuzzEventLines", "Fuzz/EventLines", ["AmbienceCore"]),
         ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
         ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
@@ -45,8 +45,16 @@ let package = Package(
         .executable(name: "ambience-kiosk", targets: ["ambience-kiosk"]),
     ],
     targets: [
-        // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
+        // Pure: states, thresholds, filter, engine, events, event and control lines. No I/O, no
+        // Foundation.
         .target(name: "AmbienceCore", dependencies: ["JSON"]),
+
+        // Pure: the record of the light and its compact format, traces read and run through the
+        // engine, their summaries, replay, and the sample schedule on the record's grid.
+        .target(name: "AmbienceRecord", dependencies: ["AmbienceCore"]),
+
+        // Pure: the displays' messages, bytes in and bytes out: DDC/CI, the EDID, HDMI-CEC.
+        .target(name: "AmbienceDisplayProtocols", dependencies: ["AmbienceCore"]),
 
         // JSON values, parsed and written: event lines, and what the companions exchange with
         // browsers and brokers. Pure.
@@ -74,7 +82,8 @@ let package = Package(
         .target(
             name: "AmbienceOutputs",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceI2C", "AmbienceSystem", "CGPIODShim",
+                "AmbienceClient", "AmbienceCore", "AmbienceDisplayProtocols", "AmbienceI2C", "AmbienceRecord",
+                "AmbienceSystem", "CGPIODShim",
             ]),
 
         // The I2C layer the sensors and a DDC/CI monitor share: the bus protocol, i2c-dev, buses by
@@ -100,8 +109,8 @@ let package = Package(
         .target(
             name: "AmbienceDaemon",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceI2C", "AmbienceSensors", "AmbienceOutputs",
-                "TOML", "AmbienceConfig", "AmbienceCommandLine",
+                "AmbienceCore", "AmbienceRecord", "AmbienceSystem", "AmbienceI2C", "AmbienceSensors",
+                "AmbienceOutputs", "TOML", "AmbienceConfig", "AmbienceCommandLine",
             ]),
         // `ambience run` execs this: the daemon alone, the executable the unit keeps running.
         .executableTarget(name: "ambience-run", dependencies: ["AmbienceDaemon", "AmbienceCommandLine"]),
@@ -112,12 +121,12 @@ let package = Package(
         .target(
             name: "AmbienceSimulation",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceI2C", "AmbienceSensors", "AmbienceOutputs",
-                "AmbienceDaemon",
+                "AmbienceCore", "AmbienceDisplayProtocols", "AmbienceRecord", "AmbienceSystem", "AmbienceI2C",
+                "AmbienceSensors", "AmbienceOutputs", "AmbienceDaemon",
             ]),
 
         // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
-        .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
+        .target(name: "AmbiencePlot", dependencies: ["AmbienceCore", "AmbienceRecord"]),
         // `ambience kiosk`: the DevTools protocol session that keeps a browser's pages at the room's
         // colour scheme, and its settings. Pure; the program around it does the I/O.
         .target(name: "AmbienceKiosk", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
@@ -137,8 +146,8 @@ let package = Package(
         .executableTarget(
             name: "ambience",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceI2C", "AmbienceOutputs",
-                "AmbiencePlot", "AmbienceSensors",
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceDisplayProtocols", "AmbienceI2C",
+                "AmbienceOutputs", "AmbiencePlot", "AmbienceRecord", "AmbienceSensors",
                 "AmbienceSimulation", "AmbienceSystem", "AmbienceCommandLine", "AmbienceConfig",
                 "AmbienceKiosk",
                 "AmbienceServe", "AmbienceMQTT", "AmbienceWayland",
@@ -187,7 +196,10 @@ let package = Package(
         // What the test targets share (a scratch directory); no production target imports it.
         .target(name: "AmbienceTestSupport", dependencies: ["AmbienceSystem"], path: "Tests/TestSupport"),
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
-        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot"]),
+        .testTarget(name: "AmbienceRecordTests", dependencies: ["AmbienceCore", "AmbienceRecord"]),
+        .testTarget(
+            name: "AmbienceDisplayProtocolsTests", dependencies: ["AmbienceCore", "AmbienceDisplayProtocols"]),
+        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot", "AmbienceRecord"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem", "AmbienceTestSupport"]),
         .testTarget(
             name: "AmbienceSensorsTests",
@@ -200,8 +212,8 @@ let package = Package(
         .testTarget(
             name: "AmbienceOutputsTests",
             dependencies: [
-                "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceI2C", "AmbienceOutputs",
-                "AmbienceSimulation", "AmbienceSystem",
+                "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceDisplayProtocols", "AmbienceI2C",
+                "AmbienceOutputs", "AmbienceSimulation", "AmbienceSystem",
             ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
@@ -216,7 +228,8 @@ let package = Package(
                 "AmbienceTestSupport",
                 "AmbienceClient", "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig",
                 "AmbienceCore",
-                "AmbienceSystem", "AmbienceI2C", "AmbienceOutputs", "AmbienceSensors", "TOML",
+                "AmbienceSystem", "AmbienceDisplayProtocols", "AmbienceI2C", "AmbienceOutputs", "AmbienceRecord",
+                "AmbienceSensors", "TOML",
             ]),
         .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceConfig"]),
     ] + fuzzTargets

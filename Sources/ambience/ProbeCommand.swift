@@ -1,5 +1,6 @@
 import AmbienceCommandLine
 import AmbienceCore
+import AmbienceDisplayProtocols
 import AmbienceI2C
 import AmbienceOutputs
 import AmbienceSensors

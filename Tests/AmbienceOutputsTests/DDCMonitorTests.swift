@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
 import AmbienceI2C
 import AmbienceOutputs
 import AmbienceSimulation

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSystem
 
 /// The display's brightness: the backlight's engine while `[backlight]` is configured, the

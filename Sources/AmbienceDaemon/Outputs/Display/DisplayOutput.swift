@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSystem
 
 /// The display's sleep: the sleep engine while `[display]` is configured, the power it asks of

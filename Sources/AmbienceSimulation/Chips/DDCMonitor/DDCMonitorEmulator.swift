@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
 import AmbienceI2C
 
 /// A monitor's DDC/CI at 0x37, as the DDC/CI standard describes it, for VCP features 0x10 (the
