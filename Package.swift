@@ -95,7 +95,7 @@ let package = Package(
         // [sensor.NAME] table, probe, driver), listed in Chips.all.
         .target(
             name: "AmbienceSensors",
-            dependencies: ["AmbienceCore", "AmbienceI2C", "AmbienceSystem", "AmbienceConfig", "TOML"]),
+            dependencies: ["AmbienceCore", "AmbienceI2C", "AmbienceSystem", "AmbienceConfig"]),
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
