@@ -78,8 +78,8 @@ unit-test:
 cli-test: embedded
 	Tests/cli/run.sh $(EMBEDDED_BIN)
 
-# The pure core (AmbienceCore, JSON) built in Embedded Swift, `replay` made of it matching the
-# portable build's byte for byte; every program built so, interpolating only what it prints, and
+# The pure core (AmbienceCore, AmbienceRecord, JSON) built in Embedded Swift, `replay` made of it
+# matching the portable build's byte for byte; every program built so, interpolating only what it prints, and
 # ambience-run answering as the portable build does.
 embedded-test: build embedded
 	Tests/embedded/run.sh $(BIN) $(EMBEDDED_DIR)

@@ -22,9 +22,9 @@ let fuzzTargets: [Target] =
                 "AmbienceDaemon", "AmbienceConfig", "AmbienceKiosk", "AmbienceServe", "AmbienceMQTT",
             ]
         ),
-        ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore"]),
+        ("FuzzReplayRows", "Fuzz/ReplayRows", ["AmbienceCore", "AmbienceRecord"]),
         ("FuzzControlLines", "Fuzz/ControlLines", ["AmbienceCore"]),
-        ("FuzzDisplayReplies", "Fuzz/DisplayReplies", ["AmbienceCore"]),
+        ("FuzzDisplayReplies", "Fuzz/DisplayReplies", ["AmbienceDisplayProtocols"]),
         ("FuzzEventLines", "Fuzz/EventLines", ["AmbienceCore"]),
         ("FuzzJSON", "Fuzz/JSON", ["JSON"]),
         ("FuzzServeRequests", "Fuzz/ServeRequests", ["AmbienceServe"]),
@@ -45,8 +45,16 @@ let package = Package(
         .executable(name: "ambience-kiosk", targets: ["ambience-kiosk"]),
     ],
     targets: [
-        // Pure: states, thresholds, filter, engine, events, line encodings, replay. No I/O, no Foundation.
+        // Pure: states, thresholds, filter, engine, events, event and control lines. No I/O, no
+        // Foundation.
         .target(name: "AmbienceCore", dependencies: ["JSON"]),
+
+        // Pure: the record of the light and its compact format, traces read and run through the
+        // engine, their summaries, replay, and the sample schedule on the record's grid.
+        .target(name: "AmbienceRecord", dependencies: ["AmbienceCore"]),
+
+        // Pure: the displays' messages, bytes in and bytes out: DDC/CI, the EDID, HDMI-CEC.
+        .target(name: "AmbienceDisplayProtocols", dependencies: ["AmbienceCore"]),
 
         // JSON values, parsed and written: event lines, and what the companions exchange with
         // browsers and brokers. Pure.
@@ -69,20 +77,25 @@ let package = Package(
         // CGPIODShim compiles against whichever libgpiod generation pkg-config finds (1.6 or 2.x).
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod"),
         .target(name: "CGPIODShim", dependencies: ["CGPIOD"]),
-        // AmbienceSensors for its I2C layer: a DDC/CI monitor's backlight (Backlight/) is driven over
-        // the same /dev/i2c-N buses, named the same way, as the sensors.
+        // AmbienceI2C: a DDC/CI monitor's backlight (Backlight/) is driven over the same
+        // /dev/i2c-N buses, named the same way, as the sensors.
         .target(
             name: "AmbienceOutputs",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceSensors", "AmbienceSystem", "CGPIODShim",
+                "AmbienceClient", "AmbienceCore", "AmbienceDisplayProtocols", "AmbienceI2C", "AmbienceRecord",
+                "AmbienceSystem", "CGPIODShim",
             ]),
 
-        // The I2C bus protocol, i2c-dev, and one folder per chip (Chips/NAME): its driver, settings and
-        // descriptor (kind, addresses, [sensor.NAME] table, probe, driver), listed in Chips.all.
+        // The I2C layer the sensors and a DDC/CI monitor share: the bus protocol, i2c-dev, buses by
+        // adapter name and reopened after a failure, and what a failed transfer means.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
+        .target(name: "AmbienceI2C", dependencies: ["AmbienceSystem", "CI2C"]),
+
+        // One folder per chip (Chips/NAME): its driver, settings and descriptor (kind, addresses,
+        // [sensor.NAME] table, probe, driver), listed in Chips.all.
         .target(
             name: "AmbienceSensors",
-            dependencies: ["AmbienceCore", "AmbienceSystem", "AmbienceConfig", "TOML", "CI2C"]),
+            dependencies: ["AmbienceCore", "AmbienceI2C", "AmbienceSystem", "AmbienceConfig"]),
 
         // The TOML the project reads: text → typed values with line numbers. Pure, fuzzable alone.
         .target(name: "TOML"),
@@ -96,9 +109,8 @@ let package = Package(
         .target(
             name: "AmbienceDaemon",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "TOML",
-                "AmbienceConfig",
-                "AmbienceCommandLine",
+                "AmbienceCore", "AmbienceRecord", "AmbienceSystem", "AmbienceI2C", "AmbienceSensors",
+                "AmbienceOutputs", "TOML", "AmbienceConfig", "AmbienceCommandLine",
             ]),
         // `ambience run` execs this: the daemon alone, the executable the unit keeps running.
         .executableTarget(name: "ambience-run", dependencies: ["AmbienceDaemon", "AmbienceCommandLine"]),
@@ -109,11 +121,12 @@ let package = Package(
         .target(
             name: "AmbienceSimulation",
             dependencies: [
-                "AmbienceCore", "AmbienceSystem", "AmbienceSensors", "AmbienceOutputs", "AmbienceDaemon",
+                "AmbienceCore", "AmbienceDisplayProtocols", "AmbienceRecord", "AmbienceSystem", "AmbienceI2C",
+                "AmbienceSensors", "AmbienceOutputs", "AmbienceDaemon",
             ]),
 
         // `ambience plot`: a trace and its engine runs drawn as one SVG document. Pure, no I/O.
-        .target(name: "AmbiencePlot", dependencies: ["AmbienceCore"]),
+        .target(name: "AmbiencePlot", dependencies: ["AmbienceCore", "AmbienceRecord"]),
         // `ambience kiosk`: the DevTools protocol session that keeps a browser's pages at the room's
         // colour scheme, and its settings. Pure; the program around it does the I/O.
         .target(name: "AmbienceKiosk", dependencies: ["AmbienceClient", "AmbienceCore", "AmbienceConfig", "JSON", "TOML"]),
@@ -133,8 +146,8 @@ let package = Package(
         .executableTarget(
             name: "ambience",
             dependencies: [
-                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceOutputs", "AmbiencePlot",
-                "AmbienceSensors",
+                "AmbienceClient", "AmbienceCore", "AmbienceDaemon", "AmbienceDisplayProtocols", "AmbienceI2C",
+                "AmbienceOutputs", "AmbiencePlot", "AmbienceRecord", "AmbienceSensors",
                 "AmbienceSimulation", "AmbienceSystem", "AmbienceCommandLine", "AmbienceConfig",
                 "AmbienceKiosk",
                 "AmbienceServe", "AmbienceMQTT", "AmbienceWayland",
@@ -183,19 +196,24 @@ let package = Package(
         // What the test targets share (a scratch directory); no production target imports it.
         .target(name: "AmbienceTestSupport", dependencies: ["AmbienceSystem"], path: "Tests/TestSupport"),
         .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
-        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot"]),
+        .testTarget(name: "AmbienceRecordTests", dependencies: ["AmbienceCore", "AmbienceRecord"]),
+        .testTarget(
+            name: "AmbienceDisplayProtocolsTests", dependencies: ["AmbienceCore", "AmbienceDisplayProtocols"]),
+        .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot", "AmbienceRecord"]),
         .testTarget(name: "AmbienceSystemTests", dependencies: ["AmbienceSystem", "AmbienceTestSupport"]),
         .testTarget(
             name: "AmbienceSensorsTests",
-            dependencies: ["AmbienceCore", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem"]),
+            dependencies: [
+                "AmbienceCore", "AmbienceI2C", "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem",
+            ]),
         .testTarget(
             name: "AmbienceClientTests",
             dependencies: ["AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceSystem"]),
         .testTarget(
             name: "AmbienceOutputsTests",
             dependencies: [
-                "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceOutputs",
-                "AmbienceSensors", "AmbienceSimulation", "AmbienceSystem",
+                "AmbienceTestSupport", "AmbienceClient", "AmbienceCore", "AmbienceDisplayProtocols", "AmbienceI2C",
+                "AmbienceOutputs", "AmbienceSimulation", "AmbienceSystem",
             ]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "AmbienceCommandLineTests", dependencies: ["AmbienceCommandLine"]),
@@ -210,7 +228,8 @@ let package = Package(
                 "AmbienceTestSupport",
                 "AmbienceClient", "AmbienceDaemon", "AmbienceSimulation", "AmbienceKiosk", "AmbienceConfig",
                 "AmbienceCore",
-                "AmbienceSystem", "AmbienceOutputs", "AmbienceSensors", "TOML",
+                "AmbienceSystem", "AmbienceDisplayProtocols", "AmbienceI2C", "AmbienceOutputs", "AmbienceRecord",
+                "AmbienceSensors", "TOML",
             ]),
         .testTarget(name: "AmbienceServeTests", dependencies: ["AmbienceServe", "AmbienceConfig"]),
     ] + fuzzTargets

@@ -1,4 +1,4 @@
-import AmbienceCore
+import AmbienceDisplayProtocols
 
 /// libFuzzer entry: any bytes as what a display sends back (a DDC/CI reply, an EDID) or a host's
 /// message as a monitor hears it. The first byte picks the decoder. What is accepted must encode

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceRecord
 
 /// libFuzzer entry: any bytes as a replay trace, line by line, until the first malformed row.
 /// Every event line must be whole, and a record's row must read back the same once written again.

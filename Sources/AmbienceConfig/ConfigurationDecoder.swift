@@ -92,6 +92,11 @@ public struct ConfigurationDecoder {
         }
     }
 
+    /// Whether any layer gives the key (a value refused or not).
+    public func isGiven(_ name: String, in section: Section) -> Bool {
+        section.layers.contains { $0.table[name] != nil }
+    }
+
     /// The value from the first layer that sets it.
     public mutating func value(_ name: String, in section: Section) -> (value: TOMLValue, file: String)? {
         for layer in section.layers {
@@ -133,6 +138,37 @@ public struct ConfigurationDecoder {
     /// A number of seconds or lux: an integer or a float.
     public mutating func number(_ name: String, in section: Section) -> Double? {
         typed(name, in: section, expected: "a number") { $0.number }?.value
+    }
+
+    /// What a key that is one word or else an integer holds (OPT3001's `range`: "auto" or 0 to 11).
+    public enum WordOrInteger: Equatable, Sendable {
+        case word
+        /// An integer, of any value: `integer(_:in:range:meaning:)` reads and checks it.
+        case integer
+    }
+
+    /// A key that is `word` or an integer; any other string or type is refused as not `meaning`,
+    /// what the key must be. Nil when no layer gives the key, or it is refused.
+    public mutating func wordOrInteger(_ name: String, in section: Section, word: String, meaning: String)
+        -> WordOrInteger?
+    {
+        guard let (value, file) = value(name, in: section) else { return nil }
+        if let text = value.string {
+            guard text == word else {
+                fail(
+                    section.key(name), "must be \(meaning), not \"\(text)\"", file: file,
+                    line: value.position.line)
+                return nil
+            }
+            return .word
+        }
+        guard value.integer != nil else {
+            fail(
+                section.key(name), "must be \(meaning), not \(value.describedType)", file: file,
+                line: value.position.line)
+            return nil
+        }
+        return .integer
     }
 
     public mutating func integer(

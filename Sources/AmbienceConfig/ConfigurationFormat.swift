@@ -1,7 +1,12 @@
 import TOML
 
-/// How the configuration writes numbers, in messages and in the rendered file alike.
+/// How the configuration writes values, in messages and in the rendered file alike.
 public enum ConfigurationFormat {
+    /// A string, quoted and escaped as TOML writes it: `"auto"`.
+    public static func string(_ value: String) -> String {
+        TOMLWriter.string(value)
+    }
+
     /// `0x23`, as addresses are written in datasheets and in the file.
     public static func hexadecimal(_ value: Int64) -> String {
         let digits = String(value.magnitude, radix: 16, uppercase: true)

@@ -1,4 +1,4 @@
-import AmbienceCore
+import AmbienceRecord
 
 /// When the daemon acts next: the samples' slots, a measurement under way, the sinks' poll, and
 /// where a simulation ends.

@@ -1,6 +1,7 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSensors
 import AmbienceSystem
 

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSystem
 
 /// One of the daemon's outputs as the daemon routes to it: the samples, the events and the time

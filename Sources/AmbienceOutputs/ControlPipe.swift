@@ -1,5 +1,6 @@
 import AmbienceClient
 import AmbienceCore
+import AmbienceRecord
 import AmbienceSystem
 
 #if canImport(Glibc)

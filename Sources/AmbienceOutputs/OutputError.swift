@@ -1,5 +1,5 @@
 import AmbienceCore
-import AmbienceSensors
+import AmbienceI2C
 import AmbienceSystem
 
 /// Why an output could not be set up or used. `.configuration` names the key at fault (exit

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceRecord
 import AmbienceSystem
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceRecord
 
 /// A trace run through one or two configurations, kept for drawing: `ambience plot` without
 /// the I/O. Rows go in one at a time; `svg` draws them. The engine's decisions (events, state,

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceRecord
 
 #if canImport(Glibc)
     import Glibc

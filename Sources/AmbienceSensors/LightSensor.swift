@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// A light sensor driver, whichever the chip: the daemon reads lux through this alone.

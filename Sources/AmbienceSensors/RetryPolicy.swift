@@ -1,3 +1,4 @@
+import AmbienceI2C
 import AmbienceSystem
 
 /// How a driver rides out bus trouble: a few quick retries inside one read for glitches, then,

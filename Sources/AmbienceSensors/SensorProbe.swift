@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// What `ambience probe` found at one address.

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
 import AmbienceOutputs
 import AmbienceSystem
 

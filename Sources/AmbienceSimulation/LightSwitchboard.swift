@@ -1,5 +1,5 @@
 import AmbienceCore
-import AmbienceSensors
+import AmbienceI2C
 import AmbienceSystem
 
 /// The simulated world's light: a profile, or lux typed on an input (standard input for

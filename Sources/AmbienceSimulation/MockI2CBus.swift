@@ -1,4 +1,4 @@
-import AmbienceSensors
+import AmbienceI2C
 import AmbienceSystem
 
 /// Light in lux as a function of monotonic time in seconds: what an emulated chip sees.

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceI2C
 import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSystem

@@ -3,6 +3,7 @@ import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
 import AmbiencePlot
+import AmbienceRecord
 import AmbienceSystem
 
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
 import AmbienceCommandLine
 import AmbienceCore
+import AmbienceDisplayProtocols
+import AmbienceI2C
 import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSystem

@@ -1,6 +1,7 @@
 import AmbienceClient
 import AmbienceCommandLine
 import AmbienceCore
+import AmbienceRecord
 import AmbienceSystem
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import AmbienceCommandLine
 import AmbienceCore
+import AmbienceRecord
 import AmbienceSystem
 
 #if canImport(Glibc)

@@ -1,8 +1,9 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceDisplayProtocols
+import AmbienceI2C
 import AmbienceOutputs
-import AmbienceSensors
 import AmbienceSimulation
 import AmbienceSystem
 import AmbienceTestSupport

@@ -1,6 +1,7 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceI2C
 import AmbienceOutputs
 import AmbienceSensors
 import AmbienceSimulation

@@ -1,8 +1,8 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
+import AmbienceI2C
 import AmbienceOutputs
-import AmbienceSensors
 import AmbienceSimulation
 import AmbienceSystem
 import AmbienceTestSupport

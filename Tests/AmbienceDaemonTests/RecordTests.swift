@@ -3,6 +3,7 @@ import AmbienceConfig
 import AmbienceCore
 import AmbienceDaemon
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSystem
 import AmbienceTestSupport
 import Testing

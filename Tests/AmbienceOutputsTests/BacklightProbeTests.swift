@@ -1,6 +1,6 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
 import AmbienceOutputs
-import AmbienceSensors
 import AmbienceSimulation
 import AmbienceSystem
 import AmbienceTestSupport

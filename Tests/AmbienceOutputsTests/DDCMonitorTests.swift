@@ -1,6 +1,7 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
+import AmbienceI2C
 import AmbienceOutputs
-import AmbienceSensors
 import AmbienceSimulation
 import AmbienceSystem
 import Testing

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbiencePlot
+import AmbienceRecord
 import Testing
 
 let plotThresholds = try! Thresholds(

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSensors
 import AmbienceSystem
 import Testing

@@ -1,4 +1,4 @@
-import AmbienceSensors
+import AmbienceI2C
 import AmbienceSimulation
 import AmbienceSystem
 import Testing

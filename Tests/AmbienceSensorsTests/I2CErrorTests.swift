@@ -1,4 +1,4 @@
-import AmbienceSensors
+import AmbienceI2C
 import AmbienceSystem
 import Testing
 

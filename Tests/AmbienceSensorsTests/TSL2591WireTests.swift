@@ -1,3 +1,4 @@
+import AmbienceI2C
 import AmbienceSensors
 import AmbienceSystem
 import Testing

@@ -150,8 +150,8 @@ installs_and_purges_in_its_suite() {  # SUITE ARCH (after package_is_lintian_cle
     rm -rf "$roots"
 }
 
-# The pure core's replay for ARMv6 with musl, static: no libc of Debian's in it. The core and JSON
-# are built by Tests/embedded/core.sh, as for the host's replay, without Glibc.
+# The pure core's replay for ARMv6 with musl, static: no libc of Debian's in it. The core, the record
+# and JSON are built by Tests/embedded/core.sh, as for the host's replay, without Glibc.
 static_armv6_replay_runs_on_the_pi_zeros_core() {
     Tests/embedded/replay-armv6.sh "$WORK" || fail "the core does not build for ARMv6"
     LC_ALL=C readelf -A "$WORK/replay-armv6" | grep -q 'Tag_CPU_arch: v6$' || fail "the static replay is not ARMv6 code"

@@ -1,7 +1,7 @@
 #!/bin/bash
-# The pure core (JSON, AmbienceCore) and the replay made of it (Tests/embedded/main.swift),
-# compiled in Embedded Swift without Glibc for one target into DIR: libJSON.a,
-# libAmbienceCore.a and replay.o. The caller links them: Tests/embedded/run.sh for the host,
+# The pure core (JSON, AmbienceCore), the record (AmbienceRecord) and the replay made of them
+# (Tests/embedded/main.swift), compiled in Embedded Swift without Glibc for one target into DIR:
+# libJSON.a, libAmbienceCore.a, libAmbienceRecord.a and replay.o. The caller links them: Tests/embedded/run.sh for the host,
 # Tests/embedded/replay-armv6.sh statically with musl for the Pi Zero's ARMv6.
 #   Tests/embedded/core.sh DIR TARGET [SWIFTC-FLAG...]
 set -euo pipefail
@@ -16,4 +16,6 @@ cd "$dir"
     "$root"/Sources/JSON/*.swift -o libJSON.a
 "$swiftc" "${flags[@]}" -parse-as-library -module-name AmbienceCore -emit-module -emit-library -static \
     "$root"/Sources/AmbienceCore/*.swift -o libAmbienceCore.a
+"$swiftc" "${flags[@]}" -parse-as-library -module-name AmbienceRecord -emit-module -emit-library -static \
+    "$root"/Sources/AmbienceRecord/*.swift -o libAmbienceRecord.a
 "$swiftc" "${flags[@]}" -c "$root/Tests/embedded/main.swift" -o replay.o

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceRecord
 
 // `ambience replay` over standard input, built in Embedded Swift from the pure core alone: the
 // rows in, the event lines (or, with SUMMARY set, the summary table) out. Tests/embedded/run.sh

@@ -15,4 +15,4 @@ lib=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/embedded/armv6-none
 "$root/scripts/zig.sh" cc -target arm-linux-musleabihf -mcpu=arm1176jzf_s -O2 -c "$root/embedded/strtod.c" \
     -o "$dir/strtod.o"
 "$root/scripts/zig.sh" cc -target arm-linux-musleabihf -mcpu=arm1176jzf_s -static "$dir/replay.o" "$dir/strtod.o" \
-    -L "$dir" -lAmbienceCore -lJSON -L "$lib" -lswiftUnicodeDataTables -lm -o "$dir/replay-armv6"
+    -L "$dir" -lAmbienceRecord -lAmbienceCore -lJSON -L "$lib" -lswiftUnicodeDataTables -lm -o "$dir/replay-armv6"

@@ -1,6 +1,6 @@
 #!/bin/bash
-# The pure core (AmbienceCore and JSON) built in Embedded Swift, and `ambience replay` made of it
-# (Tests/embedded/main.swift) checked against the portable build byte for byte: events and
+# The pure core (AmbienceCore and JSON) and the record (AmbienceRecord) built in Embedded Swift,
+# and `ambience replay` made of them (Tests/embedded/main.swift) checked against the portable build byte for byte: events and
 # summaries of the example day, of seeded traces at 10 Hz around every threshold, with failed
 # reads and overrides, and of a persistent record in its compact format. Prints the embedded program's size and peak RSS.
 # Every program, as make embedded builds them into EMBEDDED-DIR, is checked to be there, and
@@ -21,7 +21,7 @@ rm -f "$OUT"/*.out
 build() {
     SWIFTC=$SWIFTC "$HERE/core.sh" "$OUT" "$TARGET" &&
         cc -c -O2 "$ROOT/embedded/strtod.c" -o "$OUT/strtod.o" &&
-        cc "$OUT/replay.o" "$OUT/strtod.o" -L "$OUT" -lAmbienceCore -lJSON -L "$EMBEDDED_LIB" \
+        cc "$OUT/replay.o" "$OUT/strtod.o" -L "$OUT" -lAmbienceRecord -lAmbienceCore -lJSON -L "$EMBEDDED_LIB" \
             -lswiftUnicodeDataTables -lm -o "$OUT/replay"
 }
 

@@ -1,5 +1,6 @@
 import AmbienceCore
-import AmbienceSensors
+import AmbienceDisplayProtocols
+import AmbienceI2C
 import AmbienceSystem
 
 /// What `ambience probe` says about displays: the backlight class devices in sysfs, and a

@@ -1,13 +1,14 @@
 import AmbienceCore
-import AmbienceSensors
+import AmbienceDisplayProtocols
+import AmbienceI2C
 
 /// An HDMI or DisplayPort monitor's brightness (VCP feature 0x10) and power mode (0xD6) through
 /// DDC/CI at 0x37 on its display cable's I2C bus.
 ///
-/// It speaks DDC/CI's few messages itself (`DDCCI` in the core) rather than through Debian's
-/// libddcutil because every libddcutil call that talks to a monitor sleeps out the standard's
-/// delays inside the call (its "tuned sleep" after each write and before each read), so a Get
-/// or Set blocks its caller for 40 to 100 ms or more, retries included; the daemon's loop must
+/// It speaks DDC/CI's few messages itself (`DDCCI` in AmbienceDisplayProtocols) rather than
+/// through Debian's libddcutil because every libddcutil call that talks to a monitor sleeps out
+/// the standard's delays inside the call (its "tuned sleep" after each write and before each
+/// read), so a Get or Set blocks its caller for 40 to 100 ms or more, retries included; the daemon's loop must
 /// never wait, and a thread of its own for a library this size would cost more than the two
 /// messages it needs. Here the delays are deadlines: `poll(now:)` does at most the one transfer
 /// that is due and returns when the next one is.

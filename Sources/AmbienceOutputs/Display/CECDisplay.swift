@@ -1,9 +1,10 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
 import AmbienceSystem
 
-/// A television's power through HDMI-CEC (`CEC` in the core has the messages): asleep is
-/// Standby sent to the TV, awake is Image View On and then Active Source, so the TV shows this
-/// computer's input. docs/display-sleep.md has why these choices.
+/// A television's power through HDMI-CEC (`CEC` in AmbienceDisplayProtocols has the messages):
+/// asleep is Standby sent to the TV, awake is Image View On and then Active Source, so the TV
+/// shows this computer's input. docs/display-sleep.md has why these choices.
 ///
 /// - What is reported is the TV's word: Give Device Power Status, asked at start, `powerSettle`
 ///   after each command and every `powerCheckInterval`. A TV on its way reports where it goes;

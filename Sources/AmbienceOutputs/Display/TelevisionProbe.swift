@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
 import AmbienceSystem
 
 /// What `ambience probe` says about the HDMI ports' CEC adapters (/dev/cecN) and the television

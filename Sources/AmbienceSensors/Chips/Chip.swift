@@ -1,5 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// The word a configuration names a chip with (`kind = "veml7700"`), and the name of its

@@ -1,6 +1,5 @@
 import AmbienceConfig
 import AmbienceCore
-import TOML
 
 // What the chips' settings tables share: the spelling of their checks and messages.
 extension ConfigurationDecoder {
@@ -28,11 +27,6 @@ extension ConfigurationDecoder {
                 message:
                     "is chosen by automatic ranging when \(choice) = \"auto\"; remove it or choose a \(choice)"
             ))
-    }
-
-    /// Whether any layer gives the key (a value refused or not).
-    public func isGiven(_ name: String, in section: Section) -> Bool {
-        section.layers.contains { $0.table[name] != nil }
     }
 }
 

@@ -1,6 +1,7 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSystem
 
 /// The display's brightness: the backlight's engine while `[backlight]` is configured, the

@@ -1,6 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
-import AmbienceSensors
+import AmbienceI2C
 import TOML
 
 /// `[backlight]` (docs/backlight.md): which display's brightness follows the light, and how.

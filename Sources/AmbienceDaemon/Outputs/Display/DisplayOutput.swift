@@ -1,6 +1,7 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSystem
 
 /// The display's sleep: the sleep engine while `[display]` is configured, the power it asks of

@@ -1,6 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
-import AmbienceSensors
+import AmbienceI2C
 import TOML
 
 /// `[display]` (docs/display-sleep.md): which display sleeps with the room, and when. Off unless

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceOutputs
+import AmbienceRecord
 import AmbienceSystem
 
 /// The recent samples (`ambience record`, the control line `record`) and their way to the

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// The BH1750 ambient light sensor at 0x23 or 0x5C, in a continuous mode.

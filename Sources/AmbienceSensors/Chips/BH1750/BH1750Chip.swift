@@ -1,5 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 extension SensorKind {

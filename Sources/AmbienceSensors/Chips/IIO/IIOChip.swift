@@ -1,7 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceSystem
-import TOML
 
 extension SensorKind {
     /// A light sensor a kernel driver has, read through IIO: no bus or address of its own.
@@ -42,7 +41,7 @@ extension IIOLightSensor {
             }
             return Settings(device: device?.value)
         },
-        render: { settings in [("device", TOMLWriter.string(settings.device ?? ""))] },
+        render: { settings in [("device", ConfigurationFormat.string(settings.device ?? ""))] },
         access: .kernel(
             check: { settings in
                 // As a wrong bus is, a device that is not there is reported at once.

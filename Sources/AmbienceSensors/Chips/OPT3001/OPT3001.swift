@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// The TI OPT3001 ambient light sensor at 0x44, 0x45, 0x46 or 0x47 (ADDR to GND, VDD, SDA, SCL),

@@ -1,7 +1,6 @@
 import AmbienceConfig
 import AmbienceCore
 import AmbienceSystem
-import TOML
 
 extension SensorKind {
     public static let opt3001 = SensorKind("opt3001")
@@ -35,7 +34,7 @@ extension OPT3001 {
                     "range", read: { _, section, decoder in decodeRange(section, decoder: &decoder) },
                     write: { range in
                         switch range {
-                        case .automatic: TOMLWriter.string("auto")
+                        case .automatic: ConfigurationFormat.string("auto")
                         case .fixed(let scale): String(scale.number)
                         }
                     }, get: { $0.range }, set: { $0.range = $1 }),
@@ -61,22 +60,11 @@ extension OPT3001 {
     static func decodeRange(_ section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder)
         -> RangeSetting?
     {
-        guard let (value, file) = decoder.value("range", in: section) else { return nil }
         let meaning = "\"auto\" or a full-scale range number from 0 to 11"
-        if let text = value.string {
-            guard text == "auto" else {
-                decoder.fail(
-                    section.key("range"), "must be \(meaning), not \"\(text)\"", file: file,
-                    line: value.position.line)
-                return nil
-            }
-            return .automatic
-        }
-        guard value.integer != nil else {
-            decoder.fail(
-                section.key("range"), "must be \(meaning), not \(value.describedType)", file: file,
-                line: value.position.line)
-            return nil
+        switch decoder.wordOrInteger("range", in: section, word: "auto", meaning: meaning) {
+        case nil: return nil
+        case .word?: return .automatic
+        case .integer?: break
         }
         return decoder.integer("range", in: section, range: 0...11, meaning: "a full-scale range number")
             .flatMap(FullScale.init(number:)).map(RangeSetting.fixed)

@@ -1,3 +1,5 @@
+import AmbienceI2C
+
 // The OPT3001's configuration word, ranges and lux conversion: pure, so they can be checked alone.
 extension OPT3001 {
     /// Where the driver looks when no address is configured: ADDR to GND.

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// The TSL2561 (and TSL2560) light-to-digital converter at 0x29, 0x39 or 0x49.

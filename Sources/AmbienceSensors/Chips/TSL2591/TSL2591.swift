@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// The ams TSL2591 light-to-digital converter, at 0x29 only.

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceI2C
 import AmbienceSystem
 
 /// The Vishay VEML7700 ambient light sensor at 0x10.

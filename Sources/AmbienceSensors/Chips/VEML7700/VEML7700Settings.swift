@@ -1,3 +1,5 @@
+import AmbienceI2C
+
 // The VEML7700's gains, integration times, configuration word and lux conversion: pure, so
 // they can be checked alone.
 extension VEML7700 {

@@ -1,5 +1,6 @@
 import AmbienceCore
-import AmbienceSensors
+import AmbienceDisplayProtocols
+import AmbienceI2C
 
 /// A monitor's DDC/CI at 0x37, as the DDC/CI standard describes it, for VCP features 0x10 (the
 /// brightness) and 0xD6 (the power mode).

@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// A trace's rows through the engine as the daemon saw them: where a record's `override` column
 /// changes, the override (or `auto`) is applied at that row, before its sample. The daemon took
 /// the command somewhere between the two samples, so those events come up to one sample interval

@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// `ambience replay` without the I/O: trace rows in (see `TraceReader`), event lines out, in
 /// the trace's own time.
 public struct Replay {

@@ -1,4 +1,4 @@
-import AmbienceCore
+import AmbienceRecord
 import Testing
 
 struct SampleScheduleTests {

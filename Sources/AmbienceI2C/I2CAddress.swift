@@ -19,8 +19,9 @@ public struct I2CAddress: RawRepresentable, Hashable, Comparable, Sendable, Expr
     public static func < (lhs: I2CAddress, rhs: I2CAddress) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// Upper-case hexadecimal, zero-padded: how chips' registers and addresses are written.
-func hexadecimal<T: BinaryInteger>(_ value: T, digits: Int) -> String {
+/// Upper-case hexadecimal, zero-padded: how chips' registers and addresses are written, by the
+/// bus and by the chips' drivers alike.
+public func hexadecimal<T: BinaryInteger>(_ value: T, digits: Int) -> String {
     let text = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, digits - text.count)) + text
 }

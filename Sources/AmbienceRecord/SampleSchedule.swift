@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// When the daemon samples, and the time each sample is stamped with: whole slots of the
 /// interval from an anchor on the record's millisecond grid (`CompactRecord.sampleTime`).
 /// A fixed schedule does not drift, and a slow measurement skips slots rather than bunching

@@ -1,4 +1,4 @@
-import AmbienceCore
+import AmbienceDisplayProtocols
 import Testing
 
 /// The byte sequences are worked out by hand from the DDC/CI standard's framing: the host's

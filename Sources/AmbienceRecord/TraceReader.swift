@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// Reads a light trace, CSV rows of `seconds,lux`, one line at a time: a `#` starts a comment,
 /// blank lines are skipped, a first row of names is a header (after a UTF-8 BOM, as spreadsheets
 /// write), `nan` or an empty lux field is a failed read, and time never goes backwards.

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceRecord
 import Testing
 
 struct LightRecordTests {

@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// The recent history of the light that the daemon keeps in memory: one fixed-size entry per
 /// sample in a ring that is allocated once and never grows, so a daemon running for years holds
 /// the same few hundred kilobytes. Times and raw lux are kept as the exact Doubles the engine saw,

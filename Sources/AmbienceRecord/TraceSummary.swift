@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// What a trace adds up to under one configuration (`replay --summary`, `plot --compare`).
 public struct TraceSummary: Equatable, Sendable {
     /// From the first row to the last, seconds.

@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// The persistent record's own format: a line format that writes only what the reader cannot
 /// predict, so a day at 10 Hz costs well under 2 MB of the SD card rather than 43 MB of CSV,
 /// and reads back to the very rows the daemon kept (the times and lux bit for bit, so a record

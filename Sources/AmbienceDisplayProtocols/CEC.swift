@@ -1,3 +1,5 @@
+import AmbienceCore
+
 /// HDMI-CEC, the messages a player and a television exchange over the HDMI cable's CEC line (HDMI
 /// 1.4b, CEC 1.4): only what a display's power needs. Pure: bytes in, bytes out; the driver that
 /// hands them to the kernel's CEC framework is `CECDisplay`.

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceDisplayProtocols
 import Testing
 
 /// The byte sequences are worked out by hand from HDMI-CEC 1.4: the header is initiator then
