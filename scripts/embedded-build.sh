@@ -124,8 +124,9 @@ for program in "${programs[@]}"; do
             case $built in *" $name "*) continue ;; esac
             mapfile -t sources < <(find "$directory" -name '*.swift' | sort)
             # Up to date: built before from sources (and by this script) no newer, and nothing
-            # below it rebuilt now.
-            if [ -z "$rebuilt" ] && ! stale "$OUT/lib$name.a" "${sources[@]}" embedded/Glibc "$0" "$OUT/defines"; then
+            # below it rebuilt now. The directory itself counts: a file moved out of it changes
+            # its time, and no source left in it.
+            if [ -z "$rebuilt" ] && ! stale "$OUT/lib$name.a" "$directory" embedded/Glibc "$0" "$OUT/defines"; then
                 built+="$name "
                 continue
             fi
@@ -147,7 +148,7 @@ for program in "${programs[@]}"; do
             # A fuzz target has no main of its own: fuzz-main.o is its.
             entry=() main=()
             [ -z "$fuzz" ] || entry=(-parse-as-library) main=("$OUT/fuzz-main.o")
-            if stale "$object" "${sources[@]}" "${libraries_built[@]}" embedded/Glibc "$0" "$OUT/defines"; then
+            if stale "$object" "$directory" "${libraries_built[@]}" embedded/Glibc "$0" "$OUT/defines"; then
                 echo "embedded-build: $program"
                 "$SWIFTC" "${flags[@]}" "${entry[@]}" "${sources[@]}" -emit-object -o "$object"
                 # The compiler leaves an output it would write the same untouched: its time is
