@@ -726,7 +726,8 @@ display_labwc() {
     echo "lines: on, asked on; wlopm: $(in_session wlopm)"
     lux 0
     t0=$(now)
-    wait_for "$WAIT" outputs_are off
+    # sleep_after is a minute of darkness, after the smoothed light has fallen below sleep_below.
+    wait_for 150 outputs_are off
     echo "dark at $t0 s: outputs off at $(now) s; wlopm: $(in_session wlopm)"
     wait_for "$WAIT" lines_say "off off"
     lux 300
