@@ -6,10 +6,13 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
-import time
 
 from observer import Observer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import stop, wait_for  # noqa: E402,F401 - found through the path set above; run.py and bench.py take wait_for from here
 
 CHROMIUM = os.environ.get("CHROMIUM", "chromium")
 # Headless on a machine without a display or GPU, as root in CI (hence no sandbox); windows that
@@ -61,13 +64,8 @@ class Rig:
         self.daemon.stdin.flush()
 
     def stop_daemon(self):
-        if self.daemon and self.daemon.poll() is None:
-            self.daemon.terminate()
-            try:
-                self.daemon.wait(20)
-            except subprocess.TimeoutExpired:
-                self.daemon.kill()
-                self.daemon.wait(10)
+        if self.daemon:
+            stop(self.daemon, 20)
         self.daemon = None
 
     def override(self, state):
@@ -156,17 +154,6 @@ class Rig:
         self.stop_daemon()
         self.observer.close()
         shutil.rmtree(self.directory, ignore_errors=True)
-
-
-def wait_for(probe, timeout, what, interval=0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = probe()
-        if value is not None:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out after %g s waiting for %s" % (timeout, what))
-        time.sleep(interval)
 
 
 def group_of(pid):

@@ -15,9 +15,10 @@ import signal
 import subprocess
 import sys
 import time
-import traceback
 
-from rig import Rig, processes_in_group, state_of, wait_for
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks  # noqa: E402 - found through the path set above
+from rig import Rig, processes_in_group, state_of, wait_for  # noqa: E402
 
 WAIT = 30  # seconds any single thing may take on two busy cores
 GROUP_END = 10  # seconds for processes sent SIGKILL to be gone
@@ -346,9 +347,6 @@ TESTS = [
 ]
 
 
-class TimeLimit(Exception):
-    pass
-
 
 def main(arguments):
     global SERVE
@@ -356,36 +354,25 @@ def main(arguments):
     # ambience-serve beside ambience-kiosk, as the build puts them.
     SERVE = os.path.join(os.path.dirname(kiosk), "ambience-serve")
     chosen = arguments[2:]
-    limit = int(os.environ.get("BROWSER_TEST_TIMEOUT", "120"))
-
-    def expired(*_):
-        raise TimeLimit("timed out after %d s" % limit)
-    signal.signal(signal.SIGALRM, expired)
-    passed = failed = 0
+    checks = Checks("browser tests", int(os.environ.get("BROWSER_TEST_TIMEOUT", "120")))
     for test, options in TESTS:
         if chosen and test.__name__ not in chosen:
             continue
-        rig = None
-        signal.alarm(limit)
+        rigs = []
+
+        def with_a_rig(test=test, options=options):
+            rigs.append(Rig(ambience, kiosk, **options))
+            test(rigs[-1])
+
+        def kiosks_output():
+            if rigs:
+                print("     kiosk's output:\n" + "".join("       " + line for line in rigs[-1].kiosk_output().splitlines(True)[-15:]))
         try:
-            rig = Rig(ambience, kiosk, **options)
-            test(rig)
-            signal.alarm(0)
-            passed += 1
-            print("ok   " + test.__name__, flush=True)
-        except BaseException as error:  # noqa: B902 (a time limit, an assertion, anything)
-            signal.alarm(0)
-            failed += 1
-            print("FAIL " + test.__name__ + ": " + str(error), flush=True)
-            traceback.print_exc(limit=3)
-            if rig:
-                print("     kiosk's output:\n" + "".join("       " + line for line in rig.kiosk_output().splitlines(True)[-15:]))
+            checks.check(test.__name__, with_a_rig, explain=kiosks_output)
         finally:
-            signal.alarm(0)
-            if rig:
+            for rig in rigs:
                 rig.close()
-    print("browser tests: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

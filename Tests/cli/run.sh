@@ -10,17 +10,11 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 passed=0 failed=0
 
-# check NAME FUNCTION: each test in its own process group, ended after CLI_TEST_TIMEOUT seconds
-# (default 60) with everything it started, and then reported as failed.
-# shellcheck source=Tests/cli/harness.sh
-source "$HERE/harness.sh"
-
-expect_exit() {  # expect_exit CODE COMMAND...
-    local want=$1; shift
-    local got=0
-    "$@" >"$WORK/out" 2>"$WORK/err" || got=$?
-    [ "$got" = "$want" ] || { echo "exit $got, wanted $want; stderr:"; cat "$WORK/err"; return 1; }
-}
+# Each test a check of Tests/lib/harness.sh: ended after CHECK_TIMEOUT seconds (default 60)
+# with everything it started, and then reported as failed.
+HARNESS_LOGS=$WORK HARNESS_NAME=cli
+# shellcheck source=Tests/lib/harness.sh
+source "$ROOT/Tests/lib/harness.sh"
 
 valid_json_lines() {  # every line of FILE is a JSON object with the protocol's keys
     python3 - "$1" <<'PY'
@@ -116,11 +110,6 @@ help_lists_commands() {
 }
 
 
-eventually() {  # eventually SECONDS COMMAND...: polls COMMAND until it succeeds
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do [ $SECONDS -lt $deadline ] || return 1; sleep 0.05; done
-}
-
 # A short simulation: 5 lux, then 30 klx from 3 s on, 10 times faster than real time.
 start_simulation() {  # start_simulation END [EXTRA...]: pid in $simulation, files in $WORK/rt
     local end=$1; shift
@@ -128,7 +117,7 @@ start_simulation() {  # start_simulation END [EXTRA...]: pid in $simulation, fil
     "$BIN" simulate --profile step:5:30000:3 --speed 10 --end "$end" --runtime-dir "$WORK/rt" "$@" \
         >"$WORK/sim.out" 2>"$WORK/sim.err" &
     simulation=$!
-    eventually 10 test -p "$WORK/rt/state"
+    wait_for 10 test -p "$WORK/rt/state"
 }
 
 simulation_drives_the_pipe_and_the_state_file() {
@@ -148,14 +137,14 @@ simulation_drives_the_pipe_and_the_state_file() {
 
 override_and_status_talk_to_the_running_daemon() {
     start_simulation 60s
-    eventually 10 test -s "$WORK/rt/state.json"
+    wait_for 10 test -s "$WORK/rt/state.json"
     "$BIN" status --state-file "$WORK/rt/state.json" | grep -q '"state":"invert"'
     "$BIN" override contrast for 10m --control "$WORK/rt/control"
-    eventually 5 grep -q '"reason":"override"' "$WORK/rt/state.json"
-    eventually 5 grep -q '^contrast until ' "$WORK/rt/lib/override"  # persisted, with its wall-clock end
+    wait_for 5 grep -q '"reason":"override"' "$WORK/rt/state.json"
+    wait_for 5 grep -q '^contrast until ' "$WORK/rt/lib/override"  # persisted, with its wall-clock end
     "$BIN" override auto --control "$WORK/rt/control"
-    eventually 5 grep -q '"reason":"auto"' "$WORK/rt/state.json"
-    eventually 5 test ! -e "$WORK/rt/lib/override"
+    wait_for 5 grep -q '"reason":"auto"' "$WORK/rt/state.json"
+    wait_for 5 test ! -e "$WORK/rt/lib/override"
     kill -TERM $simulation
     wait $simulation
 }
@@ -186,14 +175,14 @@ watch_runs_the_command_on_each_change() {
         >/dev/null 2>&1 &
     local watcher=$!
     wait $simulation
-    eventually 5 grep -q '>contrast$' "$WORK/watched" || { kill $watcher; return 1; }
+    wait_for 5 grep -q '>contrast$' "$WORK/watched" || { kill $watcher; return 1; }
     kill $watcher
     head -1 "$WORK/watched" | grep -q '^>invert$'
 }
 
 sigterm_shuts_the_simulation_down_cleanly() {
     start_simulation 1h
-    eventually 10 test -s "$WORK/rt/state.json"
+    wait_for 10 test -s "$WORK/rt/state.json"
     kill -TERM $simulation
     local code=0
     wait $simulation || code=$?
@@ -377,21 +366,21 @@ watch_follows_the_pipe_made_again_after_a_restart() {
     timeout 60 "$BIN" simulate --profile step:5:30000:30 --speed 1 --runtime-dir "$rt" \
         >/dev/null 2>"$WORK/first.err" &
     daemon=$!
-    eventually 10 test -p "$rt/state"
+    wait_for 10 test -p "$rt/state"
     timeout 60 "$BIN" watch --pipe "$rt/state" >"$WORK/watch.out" 2>"$WORK/watch.err" &
     watcher=$!
-    eventually 10 grep -qx invert "$WORK/watch.out"
+    wait_for 10 grep -qx invert "$WORK/watch.out"
     "$BIN" override contrast --control "$rt/control"
-    eventually 10 grep -qx contrast "$WORK/watch.out"
+    wait_for 10 grep -qx contrast "$WORK/watch.out"
     kill -TERM $daemon
     wait $daemon
     rm -rf "$rt"
     timeout 60 "$BIN" simulate --profile step:5:30000:30 --speed 1 --runtime-dir "$rt" \
         >/dev/null 2>"$WORK/second.err" &
     daemon=$!
-    eventually 10 test -p "$rt/control"
-    eventually 10 "$BIN" override regular --control "$rt/control"
-    eventually 20 grep -qx regular "$WORK/watch.out" || { echo "watch printed:"; cat "$WORK/watch.out"; return 1; }
+    wait_for 10 test -p "$rt/control"
+    wait_for 10 "$BIN" override regular --control "$rt/control"
+    wait_for 20 grep -qx regular "$WORK/watch.out" || { echo "watch printed:"; cat "$WORK/watch.out"; return 1; }
 }
 
 for test in replay_day_is_valid_json replay_reads_standard_input malformed_row_exits_1_after_earlier_events \
@@ -418,7 +407,6 @@ if [ -n "${CLI_TESTS:-}" ]; then
         failed=$((failed + 1))
     fi
 else
-    check harness_ends_a_hanging_test "$HERE/harness-test.sh"
+    check the_harness_ends_hangs_and_counts "$HERE/harness-test.sh"
 fi
-echo "cli: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -4,17 +4,17 @@
 # a throwaway CI machine (Debian 12, no systemd or udev running, as in a container), so the
 # maintainer scripts run for real; whatever the package and this test added (the ambience user,
 # the groups this host did not have) is taken away again at the end.
-# Usage: Tests/deb/run.sh PATH-TO-RELEASE-AMBIENCE (as root). Each step has a timeout
-# (DEB_TEST_TIMEOUT seconds, default 120) and reports its duration.
+# Usage: Tests/deb/run.sh PATH-TO-RELEASE-AMBIENCE (as root). Each step is a check with a timeout
+# (CHECK_TIMEOUT seconds, default 120) and reports its duration.
 set -uo pipefail
 BIN=$(realpath "${1:?usage: $0 PATH-TO-AMBIENCE}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 WORK=$(mktemp -d)
-CLI_TEST_TIMEOUT=${DEB_TEST_TIMEOUT:-120}
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-120} HARNESS_LOGS=$WORK HARNESS_NAME=deb
 passed=0 failed=0
-# shellcheck source=Tests/cli/harness.sh
-source "$ROOT/Tests/cli/harness.sh"
+# shellcheck source=Tests/lib/harness.sh
+source "$ROOT/Tests/lib/harness.sh"
 
 [ "$(id -u)" = 0 ] || { echo "deb: needs root (dpkg -i on this host)"; exit 1; }
 if dpkg-query -W -f='${Status}' ambience 2>/dev/null | grep -q installed || [ -e /etc/ambience ] ||
@@ -270,18 +270,12 @@ purge_removes_what_the_package_added() {
     id ambience
 }
 
-step() {
-    local start=$SECONDS
-    check "$1" "$1"
-    echo "     ($1: $((SECONDS - start)) s)"
-}
 for test in build_packages wrong_libgpiod_generation_is_refused depends_come_from_the_libraries \
     lintian_is_clean accounts_without_systemd_sysusers install_on_the_host files_are_in_place \
     units_fail_on_a_configuration_error_and_stop_retrying user_and_groups_exist \
     check_reads_the_conffile_and_the_packaged_board the_daemon_was_not_started_nor_enabled \
     upgrade_keeps_the_changed_configuration remove_keeps_the_configuration \
     purge_removes_what_the_package_added; do
-    step "$test"
+    check "$test" "$test"
 done
-echo "deb: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -12,7 +12,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${AMBIENCE_DESKTOP_WORK:-$(mktemp -d)}
 cleanup() {
     # Whatever is still running; one that ended already is no error.
-    for process in ${WATCH:-} ${DAEMON:-} ${TIMER:-}; do kill "$process" 2>/dev/null || true; done
+    for process in ${WATCH:-} ${DAEMON:-}; do kill "$process" 2>/dev/null || true; done
     wait 2>/dev/null || true
     rm -rf "$WORK"
 }
@@ -25,18 +25,21 @@ if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] || [ -z "${AMBIENCE_IN_DBUS:-}" ]; the
     exec dbus-run-session -- "$0" "$BIN"
 fi
 
-# Every wait below is bounded; this bounds the whole as well.
-( sleep 120; echo "desktop colour scheme test: timed out"; kill -TERM $$ ) &
-TIMER=$!
+# Every wait below is bounded, and each step is a check with a timeout.
+CHECK_TIMEOUT=30 HARNESS_LOGS=$WORK HARNESS_NAME="desktop colour scheme"
+# shellcheck source=Tests/lib/harness.sh
+source "$ROOT/Tests/lib/harness.sh"
 
 scheme() { gsettings get org.gnome.desktop.interface color-scheme; }
-wait_scheme() {  # wait_scheme VALUE: until gsettings reads VALUE, 20 s at most
-    for _ in $(seq 200); do
-        [ "$(scheme)" = "'$1'" ] && return 0
-        sleep 0.1
-    done
-    echo "color-scheme is $(scheme), wanted '$1'"
-    return 1
+scheme_is() { [ "$(scheme)" = "'$1'" ]; }
+# The override sent, then read back by another process than the one that wrote it: dconf keeps
+# it for the whole session.
+override_sets_the_scheme() {  # override_sets_the_scheme STATE SCHEME
+    "$BIN" override "$1" --control "$WORK/rt/control" >/dev/null
+    wait_for 20 scheme_is "$2" || fail "color-scheme is $(scheme), wanted '$2'"
+}
+in_the_scratch_database() {
+    [ -s "$WORK/config/dconf/user" ] || fail "nothing in the scratch dconf database"
 }
 
 cat >"$WORK/ambience.toml" <<TOML
@@ -54,15 +57,12 @@ gsettings set org.gnome.desktop.interface color-scheme default
 DAEMON=$!
 "$BIN" watch --pipe "$WORK/rt/desktop" --exec "$ROOT/examples/desktop-color-scheme.sh" >"$WORK/watch.log" 2>&1 &
 WATCH=$!
-for _ in $(seq 200); do [ -p "$WORK/rt/control" ] && break; sleep 0.1; done
+wait_for 20 test -p "$WORK/rt/control" || { cat "$WORK/daemon.log"; exit 1; }
 
-passed=0
 for step in invert:prefer-dark regular:default contrast:default invert:prefer-dark contrast:default; do
-    "$BIN" override "${step%%:*}" --control "$WORK/rt/control" >/dev/null
-    # Read by another process than the one that wrote it: dconf keeps it for the whole session.
-    wait_scheme "${step#*:}"
-    passed=$((passed + 1))
+    # Each step starts from the one before: after a failure the rest would only fail too.
+    check "override ${step%%:*}: color-scheme ${step#*:}" override_sets_the_scheme "${step%%:*}" "${step#*:}" || break
 done
-kill "$TIMER"
-[ -s "$WORK/config/dconf/user" ] || { echo "nothing in the scratch dconf database"; exit 1; }
-echo "desktop colour scheme: $passed steps passed"
+# A failed check is counted, and summary then fails the run.
+check "the scheme is in the session's dconf database" in_the_scratch_database || true
+summary

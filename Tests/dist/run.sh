@@ -20,10 +20,10 @@ export PATH=/opt/swift/usr/bin:$PATH
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 passed=0 failed=0
-# shellcheck source=Tests/cli/harness.sh
 # Under emulation a check takes minutes, not seconds.
-CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-900}
-source Tests/cli/harness.sh
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-900} HARNESS_LOGS=$WORK HARNESS_NAME=dist
+# shellcheck source=Tests/lib/harness.sh
+source "$ROOT/Tests/lib/harness.sh"
 # shellcheck source=scripts/layout.sh
 . scripts/layout.sh
 programs=(ambience)
@@ -177,5 +177,4 @@ for target in $targets; do
         installs_and_purges_in_its_suite "$suite" "$arch"
 done
 check "the pure core, static for ARMv6, replays the day on an ARM1176" static_armv6_replay_runs_on_the_pi_zeros_core
-echo "dist: $passed passed, $failed failed"
-[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+summary

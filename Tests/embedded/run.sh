@@ -16,6 +16,13 @@ TARGET=x86_64-unknown-linux-gnu
 EMBEDDED_LIB=$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/embedded/$TARGET
 passed=0 failed=0
 mkdir -p "$OUT"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# The builds take minutes on a loaded machine; each has a limit of its own below.
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-300} HARNESS_LOGS=$WORK HARNESS_NAME=embedded
+BUILD_TIMEOUT=${BUILD_TIMEOUT:-1800}
+# shellcheck source=Tests/lib/harness.sh
+source "$ROOT/Tests/lib/harness.sh"
 rm -f "$OUT"/*.out
 
 build() {
@@ -55,31 +62,29 @@ for seed in (1, 2, 3):
 PY
 }
 
-compare() {  # compare NAME TRACE [--summary]
+# The exit statuses are not compared, only the output: the comparison below says what differs.
+same_output() {  # same_output NAME TRACE [--summary]
     local name=$1 trace=$2 summary=${3:-}
     if [ -n "$summary" ]; then
-        SUMMARY=1 "$OUT/replay" <"$trace" >"$OUT/$name.embedded.out"
-        "$BIN" replay --summary - <"$trace" >"$OUT/$name.portable.out"
+        SUMMARY=1 "$OUT/replay" <"$trace" >"$OUT/$name.embedded.out" || true
+        "$BIN" replay --summary - <"$trace" >"$OUT/$name.portable.out" || true
     else
-        "$OUT/replay" <"$trace" >"$OUT/$name.embedded.out"
-        "$BIN" replay - <"$trace" >"$OUT/$name.portable.out"
+        "$OUT/replay" <"$trace" >"$OUT/$name.embedded.out" || true
+        "$BIN" replay - <"$trace" >"$OUT/$name.portable.out" || true
     fi
-    if [ -s "$OUT/$name.portable.out" ] && cmp "$OUT/$name.embedded.out" "$OUT/$name.portable.out"; then
-        echo "ok   $name ($(wc -l <"$OUT/$name.portable.out") lines alike)"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $name"
+    [ -s "$OUT/$name.portable.out" ] || fail "the portable build printed nothing"
+    if ! cmp "$OUT/$name.embedded.out" "$OUT/$name.portable.out"; then
         diff "$OUT/$name.embedded.out" "$OUT/$name.portable.out" | head -5
-        failed=$((failed + 1))
+        fail "the Embedded replay differs"
     fi
+    echo "# $(wc -l <"$OUT/$name.portable.out") lines alike"
+}
+compare() {  # compare NAME TRACE [--summary]
+    check "$1" same_output "$@"
 }
 
-if build; then
-    echo "ok   the core builds in Embedded Swift"
-    passed=$((passed + 1))
-else
-    echo "FAIL the core does not build in Embedded Swift"
-    echo "embedded: $passed passed, 1 failed"
+if ! check --timeout "$BUILD_TIMEOUT" "the core builds in Embedded Swift" build; then
+    summary
     exit 1
 fi
 traces
@@ -99,50 +104,52 @@ compare compact-record-summary "$OUT/simulated/lib/record.csv" --summary
 EMBEDDED_DIR=$(realpath "${2:-$ROOT/.build/embedded/x86_64}")
 # shellcheck source=scripts/layout.sh
 . "$ROOT/scripts/layout.sh"
-for program in ambience $(for name in $PROGRAMS; do echo "ambience-$name"; done); do
-    # The Swift runtime: its libraries, the C++ ones it is written with, or its type metadata
-    # lookups linked in statically (what --static-swift-stdlib does).
-    if [ -x "$EMBEDDED_DIR/$program" ] &&
-        ! ldd "$EMBEDDED_DIR/$program" | grep -qE 'libswift|libstdc\+\+|libgcc_s' &&
-        ! nm "$EMBEDDED_DIR/$program" | grep -qE 'swift_conformsToProtocol|swift_getTypeByMangledName'; then
-        echo "ok   $program built in Embedded Swift, no Swift runtime linked"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $program: not in $EMBEDDED_DIR (make embedded), or it needs the Swift runtime"
-        failed=$((failed + 1))
+# The Swift runtime: its libraries, the C++ ones it is written with, or its type metadata
+# lookups linked in statically (what --static-swift-stdlib does).
+without_the_swift_runtime() {  # without_the_swift_runtime PROGRAM
+    [ -x "$1" ] || fail "no $1 (make embedded)"
+    if ldd "$1" | grep -E 'libswift|libstdc\+\+|libgcc_s'; then fail "it links the Swift runtime"; fi
+    if nm "$1" | grep -qE 'swift_conformsToProtocol|swift_getTypeByMangledName'; then
+        fail "it has the Swift runtime's type metadata lookups"
     fi
+}
+for program in ambience $(for name in $PROGRAMS; do echo "ambience-$name"; done); do
+    check "$program built in Embedded Swift, no Swift runtime linked" \
+        without_the_swift_runtime "$EMBEDDED_DIR/$program"
 done
 # What Embedded Swift cannot print, which the compiler does not warn of.
-if "$ROOT/scripts/embedded-build.sh" --lint >"$OUT/lint.log" 2>&1; then
-    echo "ok   every interpolation is of a value Embedded Swift prints"
-    passed=$((passed + 1))
-else
-    echo "FAIL an interpolation Embedded Swift prints as a placeholder (or the lint build failed):"
-    grep -E 'interpolates|error:' "$OUT/lint.log" | head -20
-    failed=$((failed + 1))
-fi
+interpolations_print() {
+    "$ROOT/scripts/embedded-build.sh" --lint >"$OUT/lint.log" 2>&1 || {
+        grep -E 'interpolates|error:' "$OUT/lint.log" | head -20
+        fail "an interpolation Embedded Swift prints as a placeholder (or the lint build failed)"
+    }
+}
+check --timeout "$BUILD_TIMEOUT" "every interpolation is of a value Embedded Swift prints" interpolations_print
 # Every fuzz target built in Embedded Swift beside the programs (their modules are the same), each
 # given its corpus, Fuzz/corpus/NAME: the inputs libFuzzer starts from (make fuzz), through the
 # build the packages ship. An input a target finds wrong traps it.
-if OUT=$EMBEDDED_DIR "$ROOT/scripts/embedded-build.sh" --fuzz >"$OUT/fuzz-build.log" 2>&1; then
+fuzz_targets_build() {
+    OUT=$EMBEDDED_DIR "$ROOT/scripts/embedded-build.sh" --fuzz >"$OUT/fuzz-build.log" 2>&1 || {
+        grep -E 'error' "$OUT/fuzz-build.log" | head -10
+        fail "the fuzz targets do not build in Embedded Swift"
+    }
+}
+takes_its_corpus() {  # takes_its_corpus NAME CORPUS
+    local inputs=("$2"/*)
+    [ -f "${inputs[0]}" ] || fail "no inputs in $2"
+    "$EMBEDDED_DIR/Fuzz$1" "${inputs[@]}" >"$OUT/fuzz-$1.out" 2>&1 || {
+        tail -n 5 "$OUT/fuzz-$1.out"
+        fail "Fuzz$1 failed on $2"
+    }
+    echo "# ${#inputs[@]} inputs"
+}
+if check --timeout "$BUILD_TIMEOUT" "the fuzz targets build in Embedded Swift" fuzz_targets_build; then
     for directory in "$ROOT"/Fuzz/*/; do
         name=$(basename "$directory")
         [ "$name" != corpus ] || continue
         corpus=$ROOT/Fuzz/corpus/$(echo "$name" | sed -E 's/([a-z])([A-Z])/\1-\2/g' | tr '[:upper:]' '[:lower:]')
-        inputs=("$corpus"/*)
-        if [ -f "${inputs[0]}" ] && "$EMBEDDED_DIR/Fuzz$name" "${inputs[@]}" >"$OUT/fuzz-$name.out" 2>&1; then
-            echo "ok   Fuzz$name in Embedded Swift takes its ${#inputs[@]} inputs"
-            passed=$((passed + 1))
-        else
-            echo "FAIL Fuzz$name in Embedded Swift, on $corpus:"
-            tail -n 5 "$OUT/fuzz-$name.out"
-            failed=$((failed + 1))
-        fi
+        check "Fuzz$name in Embedded Swift takes its corpus" takes_its_corpus "$name" "$corpus"
     done
-else
-    echo "FAIL the fuzz targets do not build in Embedded Swift:"
-    grep -E 'error' "$OUT/fuzz-build.log" | head -10
-    failed=$((failed + 1))
 fi
 # The daemon, ambience-run: what it says and its exit code, on its own and beside the portable
 # build's, at each way a start can end before a device is read: usage, help, a configuration
@@ -156,20 +163,18 @@ daemon_answers() {  # daemon_answers NAME WANTED-EXIT ARGUMENTS...
     shift 2
     "$EMBEDDED_RUN" "$@" >"$OUT/$name.embedded.out" 2>&1 || code=$?
     "$PORTABLE_RUN" "$@" >"$OUT/$name.portable.out" 2>&1 || portable=$?
-    if [ "$code" = "$wanted" ] && [ "$portable" = "$wanted" ] && [ -s "$OUT/$name.portable.out" ] &&
-        cmp -s "$OUT/$name.embedded.out" "$OUT/$name.portable.out"; then
-        echo "ok   ambience-run $name: exit $code, the portable build's words"
-        passed=$((passed + 1))
-    else
-        echo "FAIL ambience-run $name: exit $code (portable $portable, wanted $wanted)"
+    if [ "$code" != "$wanted" ] || [ "$portable" != "$wanted" ] || [ ! -s "$OUT/$name.portable.out" ] ||
+        ! cmp -s "$OUT/$name.embedded.out" "$OUT/$name.portable.out"; then
         diff "$OUT/$name.embedded.out" "$OUT/$name.portable.out" | head -5
-        failed=$((failed + 1))
+        fail "exit $code (portable $portable, wanted $wanted)"
     fi
 }
-daemon_answers usage 2 --bogus
-daemon_answers help 0 --help
-daemon_answers refused-configuration 78 --config "$OUT/refused.toml"
-daemon_answers no-such-bus 1 --config "$OUT/no-bus.toml"
+check "ambience-run usage: exit 2, the portable build's words" daemon_answers usage 2 --bogus
+check "ambience-run help: exit 0, the portable build's words" daemon_answers help 0 --help
+check "ambience-run refused-configuration: exit 78, the portable build's words" \
+    daemon_answers refused-configuration 78 --config "$OUT/refused.toml"
+check "ambience-run no-such-bus: exit 1, the portable build's words" \
+    daemon_answers no-such-bus 1 --config "$OUT/no-bus.toml"
 strip -o "$OUT/replay.stripped" "$OUT/replay"
 rss=$( { /usr/bin/time -f '%M' "$OUT/replay" <"$OUT/trace-1.csv" >/dev/null; } 2>&1 | tail -n 1)
 echo "     embedded replay: $(stat -c %s "$OUT/replay.stripped") bytes stripped, peak RSS ${rss} kB"
@@ -177,5 +182,4 @@ echo "     embedded replay: $(stat -c %s "$OUT/replay.stripped") bytes stripped,
 rss=$(tail -n 1 "$OUT/run.rss")
 echo "     embedded ambience-run: $(stat -c %s "$EMBEDDED_RUN.stripped") bytes stripped, peak RSS ${rss} kB" \
     "until it finds no bus (a measurement at 10 Hz is make bench's)"
-echo "embedded: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

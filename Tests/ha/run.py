@@ -22,13 +22,14 @@ import json
 import os
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, Failure, free_port, wait_for  # noqa: E402 - found through the path set above
 
 BIN = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug")
 VENV = sys.argv[2] if len(sys.argv) > 2 else "/opt/homeassistant-2026.2.3"
@@ -62,25 +63,8 @@ CURVE_AT_300_LX = 62
 LOG_LINE = re.compile(r"^\S+ \S+ (DEBUG|INFO|WARNING|ERROR|CRITICAL) \(\w+\) \[([\w.]+)\] (.*)$")
 
 
-class Failure(Exception):
-    pass
-
-
 def eventually(condition, what, seconds=WAIT):
-    deadline = time.monotonic() + seconds
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise Failure(f"timed out after {seconds} s waiting for {what}")
-        time.sleep(0.2)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    return wait_for(condition, seconds, what, interval=0.2)
 
 
 class Rig:
@@ -632,10 +616,10 @@ def main():
         if not os.access(program, os.X_OK):
             sys.exit(f"ha: no {program} (swift build)")
     rig = Rig()
-    passed = failed = 0
-    skipped = len(STEPS)
+    checks = Checks("ha")
     started = time.monotonic()
-    try:
+
+    def set_up():
         rig.start_broker()
         rig.write_ha_configuration()
         rig.write_kiosk_configuration()
@@ -643,31 +627,22 @@ def main():
         rig.lux(300)
         print(f"ha: Home Assistant started in {rig.start_ha():.0f} s", flush=True)
         rig.start_bridge()
+    try:
+        # A failed step ends the run: the later ones build on it.
+        ready = checks.check("setting up", set_up, explain=lambda: explain(rig))
         seen = {}
         for step in STEPS:
-            step_started = time.monotonic()
-            skipped -= 1
-            try:
-                step(rig, seen)
-            except Exception as error:  # noqa: BLE001 - a failed step, whatever failed in it
-                failed += 1
-                print(f"FAIL {step.__name__}: {error}")
-                traceback.print_exc(limit=-2, file=sys.stdout)
-                explain(rig)
-                break
-            passed += 1
-            print(f"ok   {step.__name__} ({time.monotonic() - step_started:.0f} s)", flush=True)
-    except (Failure, OSError, subprocess.SubprocessError) as error:
-        failed += 1
-        print(f"FAIL setting up: {error}")
-        explain(rig)
+            if not ready:
+                checks.skip(step.__name__, "a step before it failed")
+            elif not checks.check(step.__name__, step, rig, seen, explain=lambda: explain(rig)):
+                ready = False
     finally:
         rig.close()
     print(f"ha: {time.monotonic() - started:.0f} s; scratch directory {rig.work}")
-    print(f"ha: {passed} passed, {failed} failed, {skipped} skipped")
-    if not failed and not os.environ.get("HA_KEEP"):
+    status = checks.summary()
+    if not status and not os.environ.get("HA_KEEP"):
         subprocess.run(["rm", "-rf", rig.work])
-    return 1 if failed else 0
+    return status
 
 
 def explain(rig):

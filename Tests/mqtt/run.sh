@@ -20,17 +20,12 @@ done
 [ -x "$BRIDGE" ] || { echo "mqtt: no $BRIDGE (swift build --product ambience-mqtt)"; exit 1; }
 
 # A test waits out reconnections with backoff: longer than the command-line tests' default.
-CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-150}
-# shellcheck source=Tests/cli/harness.sh
-source "$HERE/../cli/harness.sh"
-
-eventually() {  # eventually SECONDS COMMAND...: polls COMMAND until it succeeds
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do [ $SECONDS -lt $deadline ] || return 1; sleep 0.1; done
-}
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-150} HARNESS_LOGS=$WORK HARNESS_NAME=mqtt
+# shellcheck source=Tests/lib/harness.sh
+source "$HERE/../lib/harness.sh"
 
 free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+    python3 "$HERE/../lib/harness.py" free-port
 }
 
 # One CA and server certificate for the TLS listener, and another CA the server's is not from.
@@ -107,7 +102,7 @@ launch_broker() {
     mosquitto -c "$T/broker.conf" >>"$T/broker.err" 2>&1 &
     pid=$!
     echo $pid >"$T/broker.pid"
-    eventually 10 broker_settled $pid || return 1
+    wait_for 10 broker_settled $pid || return 1
     broker_says ' mosquitto version .* running$'
 }
 
@@ -125,7 +120,7 @@ start_daemon() {
     exec 7<>"$T/lux"
     "$BIN" simulate --config "$T/ambience.toml" --profile stdin <"$T/lux" >>"$T/daemon.log" 2>&1 &
     daemon=$!
-    eventually 10 test -p "$T/run/mqtt"
+    wait_for 10 test -p "$T/run/mqtt"
 }
 
 lux() { echo "$1" >&7; }
@@ -169,7 +164,7 @@ start_bridge() {
 watch_topics() {
     mosquitto_sub -p "$PORT" -F '%r %t %p' -t 'ambience/#' -t 'homeassistant/#' >>"$T/seen" 2>&1 &
     # Subscribed once a probe comes back.
-    eventually 10 probe_seen
+    wait_for 10 probe_seen
 }
 
 probe_seen() {
@@ -211,7 +206,7 @@ discovery_payloads_match_home_assistants_schema() {
     setup discovery 'name = "Lobby"'
     watch_topics
     start_bridge
-    eventually 20 seen '^. homeassistant/device/ambience_kiosk1/config \{' || explain
+    wait_for 20 seen '^. homeassistant/device/ambience_kiosk1/config \{' || explain
     retained homeassistant/device/ambience_kiosk1/config >"$T/device.json"
     python3 "$HERE/check_discovery.py" device "$T/device.json" kiosk1 Lobby
     retained homeassistant/device/ambience_all/config >"$T/group.json"
@@ -225,7 +220,7 @@ discovery_payloads_match_home_assistants_schema() {
     start_bridge
     for entity in sensor/ambience_kiosk1/lux sensor/ambience_kiosk1/theme select/ambience_kiosk1/override \
         binary_sensor/ambience_kiosk1/fault; do
-        eventually 20 has_retained "homeassistant/$entity/config" || explain
+        wait_for 20 has_retained "homeassistant/$entity/config" || explain
         retained "homeassistant/$entity/config" >"$T/entity.json"
         python3 "$HERE/check_discovery.py" "${entity%%/*}" "$T/entity.json" kiosk1 Lobby
     done
@@ -235,21 +230,21 @@ discovery_payloads_match_home_assistants_schema() {
     kill -TERM $bridge; wait $bridge
     write_config 'name = "Lobby"'
     start_bridge
-    eventually 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
+    wait_for 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
     for entity in sensor/ambience_kiosk1/lux select/ambience_kiosk1/override; do
         [ -z "$(retained "homeassistant/$entity/config")" ] || explain
     done
     kill -TERM $bridge; wait $bridge
     write_config 'name = "Lobby"' 'discovery_per_entity = true'
     start_bridge
-    eventually 20 has_retained homeassistant/sensor/ambience_kiosk1/lux/config || explain
+    wait_for 20 has_retained homeassistant/sensor/ambience_kiosk1/lux/config || explain
     # Discovery off: every config emptied, so Home Assistant removes the entities.
     kill -TERM $bridge; wait $bridge
     write_config 'discovery = false'
     : >"$T/seen"
     start_bridge
-    eventually 20 seen '^. ambience/kiosk1/status online' || explain
-    eventually 10 seen '^0 homeassistant/select/ambience_kiosk1/override/config $' || explain
+    wait_for 20 seen '^. ambience/kiosk1/status online' || explain
+    wait_for 10 seen '^0 homeassistant/select/ambience_kiosk1/override/config $' || explain
     [ -z "$(retained homeassistant/select/ambience_kiosk1/override/config)" ]
     [ -z "$(retained homeassistant/sensor/ambience_kiosk1/lux/config)" ]
 }
@@ -258,17 +253,17 @@ state_is_published_on_every_change() {
     setup state
     watch_topics
     start_bridge
-    eventually 20 seen '^. ambience/kiosk1/status online$' || explain
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"regular","lux":[0-9.]+,"filtered":[0-9.]+,"override":null,"override_remaining_s":null,"fault":false,"brightness":null\}$' || explain
+    wait_for 20 seen '^. ambience/kiosk1/status online$' || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{"state":"regular","lux":[0-9.]+,"filtered":[0-9.]+,"override":null,"override_remaining_s":null,"fault":false,"brightness":null\}$' || explain
     lux 3
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"invert",' || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{"state":"invert",' || explain
     lux 30000
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",' || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{"state":"contrast",' || explain
     # An unplugged sensor: the fault is published, then its end.
     lux nan
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":true,"brightness":null\}$' || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":true,"brightness":null\}$' || explain
     lux 30000
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":false,"brightness":null\}$' || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{"state":"contrast",.*"fault":false,"brightness":null\}$' || explain
     [ "$(grep -c '"fault":true' "$T/seen")" -ge 1 ]
 }
 
@@ -276,24 +271,24 @@ overrides_from_the_device_and_group_topics_reach_the_daemon() {
     setup overrides
     watch_topics
     start_bridge
-    eventually 20 state_is regular || explain
+    wait_for 20 state_is regular || explain
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/override/set -m invert
-    eventually 20 seen '"state":"invert",.*"override":"invert","override_remaining_s":null' || explain
+    wait_for 20 seen '"state":"invert",.*"override":"invert","override_remaining_s":null' || explain
     # The daemon itself, not only the bridge: its state file may be written after its pipe's line.
-    eventually 10 grep -q '"state":"invert"' "$T/run/state.json" || { cat "$T/run/state.json"; explain; }
+    wait_for 10 grep -q '"state":"invert"' "$T/run/state.json" || { cat "$T/run/state.json"; explain; }
     mosquitto_pub -p "$PORT" -t ambience/all/override/set -m "contrast for 10m"
-    eventually 20 seen '"state":"contrast",.*"override":"contrast","override_remaining_s":(600|59[0-9])' || explain
-    eventually 10 grep -q '"override":"contrast"' "$T/run/state.json" || { cat "$T/run/state.json"; explain; }
+    wait_for 20 seen '"state":"contrast",.*"override":"contrast","override_remaining_s":(600|59[0-9])' || explain
+    wait_for 10 grep -q '"override":"contrast"' "$T/run/state.json" || { cat "$T/run/state.json"; explain; }
     mosquitto_pub -p "$PORT" -t ambience/all/override/set -m auto
-    eventually 20 seen '"state":"regular",.*"override":null' || explain
+    wait_for 20 seen '"state":"regular",.*"override":null' || explain
     # Home Assistant's select sends the option itself; a state the kiosk already shows is held too.
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/override/set -m regular
-    eventually 20 seen '"state":"regular",.*"override":"regular"' || explain
+    wait_for 20 seen '"state":"regular",.*"override":"regular"' || explain
     # Malformed: logged, ignored, the bridge carries on.
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/override/set -m "dark please"
-    eventually 10 logged "ignored 'dark please'" || explain
+    wait_for 10 logged "ignored 'dark please'" || explain
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/override/set -m auto
-    eventually 20 seen '"state":"regular",.*"override":null.*' || explain
+    wait_for 20 seen '"state":"regular",.*"override":null.*' || explain
     kill -0 $bridge || { echo "the bridge ended"; explain; }
 }
 
@@ -312,37 +307,37 @@ brightness_from_home_assistant_reaches_the_daemon() {
     EXTRA_TABLES=$(printf '[backlight]\ndevice = "%s"' "$backlight") setup brightness
     watch_topics
     start_bridge
-    eventually 20 seen 'ambience/kiosk1/state \{"state":"regular",.*"brightness":[0-9]+\}$' || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{"state":"regular",.*"brightness":[0-9]+\}$' || explain
     # A kiosk with a backlight: its number and button are announced.
-    eventually 20 seen '^. homeassistant/device/ambience_kiosk1/config \{.*"brightness_auto"' || explain
+    wait_for 20 seen '^. homeassistant/device/ambience_kiosk1/config \{.*"brightness_auto"' || explain
     retained homeassistant/device/ambience_kiosk1/config >"$T/device.json"
     python3 "$HERE/check_discovery.py" device "$T/device.json" kiosk1 "Ambience kiosk1" backlight
     retained homeassistant/device/ambience_all/config >"$T/group.json"
     python3 "$HERE/check_discovery.py" group "$T/group.json" kiosk1 "Ambience kiosk1"
     # Home Assistant's number sends the percent; the daemon holds it, persists it, says it.
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/brightness/set -m 40
-    eventually 20 seen 'ambience/kiosk1/state \{.*"brightness":40\}$' || explain
-    eventually 10 brightness_of 40 || explain  # the daemon itself, not only the bridge
+    wait_for 20 seen 'ambience/kiosk1/state \{.*"brightness":40\}$' || explain
+    wait_for 10 brightness_of 40 || explain  # the daemon itself, not only the bridge
     grep -qx 40 "$T/lib/brightness-override"
     mosquitto_pub -p "$PORT" -t ambience/all/brightness/set -m "20 for 10m"
-    eventually 20 seen 'ambience/kiosk1/state \{.*"brightness":20\}$' || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{.*"brightness":20\}$' || explain
     grep -q '^20 until [0-9]' "$T/lib/brightness-override"
     # The button's `auto`: the curve again, nothing persisted.
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/brightness/set -m auto
-    eventually 20 test ! -e "$T/lib/brightness-override" || explain
-    eventually 20 seen 'ambience/kiosk1/state \{.*"brightness":62\}$' || explain  # the curve's at 300 lx
+    wait_for 20 test ! -e "$T/lib/brightness-override" || explain
+    wait_for 20 seen 'ambience/kiosk1/state \{.*"brightness":62\}$' || explain  # the curve's at 300 lx
     mosquitto_pub -p "$PORT" -t ambience/kiosk1/brightness/set -m "bright"
-    eventually 10 logged "ambience/kiosk1/brightness/set: ignored 'bright': .*whole percent" || explain
+    wait_for 10 logged "ambience/kiosk1/brightness/set: ignored 'bright': .*whole percent" || explain
     # Per entity: the number and the button have documents of their own, the device's goes.
     kill -TERM $bridge; wait $bridge
     # A retained command, found on subscribing: ignored, as the theme's are.
     mosquitto_pub -p "$PORT" -r -t ambience/all/brightness/set -m 5
     write_config 'discovery_per_entity = true'
     start_bridge
-    eventually 10 logged "ignored the retained command '5'" || explain
+    wait_for 10 logged "ignored the retained command '5'" || explain
     mosquitto_pub -p "$PORT" -r -t ambience/all/brightness/set -n
     for entity in number/ambience_kiosk1/brightness button/ambience_kiosk1/brightness_auto; do
-        eventually 20 has_retained "homeassistant/$entity/config" || explain
+        wait_for 20 has_retained "homeassistant/$entity/config" || explain
         retained "homeassistant/$entity/config" >"$T/entity.json"
         python3 "$HERE/check_discovery.py" "${entity%%/*}" "$T/entity.json" kiosk1 "Ambience kiosk1"
     done
@@ -351,7 +346,7 @@ brightness_from_home_assistant_reaches_the_daemon() {
     kill -TERM $bridge; wait $bridge
     write_config
     start_bridge
-    eventually 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
+    wait_for 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
     [ -z "$(retained homeassistant/number/ambience_kiosk1/brightness/config)" ] || explain
     [ -z "$(retained homeassistant/button/ambience_kiosk1/brightness_auto/config)" ] || explain
     ! brightness_of 5 || explain
@@ -364,9 +359,9 @@ retained_commands_are_ignored() {
     mosquitto_pub -p "$PORT" -r -t ambience/kiosk1/override/set -m contrast
     watch_topics
     start_bridge
-    eventually 20 logged "ignored the retained command 'invert'" || explain
-    eventually 20 logged "ignored the retained command 'contrast'" || explain
-    eventually 20 state_is regular || explain
+    wait_for 20 logged "ignored the retained command 'invert'" || explain
+    wait_for 20 logged "ignored the retained command 'contrast'" || explain
+    wait_for 20 state_is regular || explain
     if grep -q '"state":"invert"\|"state":"contrast"' "$T/run/state.json"; then
         fail "a retained command changed the state: $(cat "$T/run/state.json")"
     fi
@@ -377,41 +372,41 @@ retained_commands_are_ignored() {
 broker_restarted_reconnects_and_announces_again() {
     setup restart
     start_bridge
-    eventually 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
+    wait_for 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
     stop_broker
-    eventually 20 logged 'broker 127.0.0.1:[0-9]+: .*retrying' || explain
+    wait_for 20 logged 'broker 127.0.0.1:[0-9]+: .*retrying' || explain
     lux 3  # a change while offline: not queued, the fresh state after reconnecting says it
     sleep 1
     start_broker  # no persistence: it comes back empty
-    eventually 90 logged 'connected again' || explain
-    eventually 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
-    eventually 20 retained_is ambience/kiosk1/status online || explain
-    eventually 20 state_is invert || explain
+    wait_for 90 logged 'connected again' || explain
+    wait_for 20 has_retained homeassistant/device/ambience_kiosk1/config || explain
+    wait_for 20 retained_is ambience/kiosk1/status online || explain
+    wait_for 20 state_is invert || explain
 }
 
 broker_down_at_start_is_waited_for() {
     setup down-at-start
     stop_broker
     start_bridge
-    eventually 20 logged 'Connection refused; retrying' || explain
+    wait_for 20 logged 'Connection refused; retrying' || explain
     lux 3  # the kiosk goes on without the broker
-    eventually 20 grep -q '"state":"invert"' "$T/run/state.json"
+    wait_for 20 grep -q '"state":"invert"' "$T/run/state.json"
     start_broker
-    eventually 90 logged 'connected$' || explain
-    eventually 20 state_is invert || explain
+    wait_for 90 logged 'connected$' || explain
+    wait_for 20 state_is invert || explain
 }
 
 frozen_broker_is_noticed_by_the_keepalive() {
     setup frozen
     start_bridge
-    eventually 20 logged 'connected$' || explain
+    wait_for 20 logged 'connected$' || explain
     local pid; pid=$(cat "$T/broker.pid")
     kill -STOP "$pid"
     # keepalive = 5: a PINGREQ after 5 s of silence, its answer missing 5 s later.
-    eventually 40 logged 'keepalive' || { kill -CONT "$pid"; explain; }
+    wait_for 40 logged 'keepalive' || { kill -CONT "$pid"; explain; }
     kill -CONT "$pid"
-    eventually 90 logged 'connected again' || explain
-    eventually 20 retained_is ambience/kiosk1/status online || explain
+    wait_for 90 logged 'connected again' || explain
+    wait_for 20 retained_is ambience/kiosk1/status online || explain
 }
 
 refusals_at_least() { [ "$(grep -c 'disconnected, not authorised' "$T/broker.log")" -ge "$1" ]; }
@@ -421,9 +416,9 @@ wrong_password_is_a_clear_error_and_retried() {
     read -r PORT AUTH_PORT TLS_PORT <"$T/ports"
     write_config "broker = \"mqtt://127.0.0.1:$AUTH_PORT\"" 'username = "kiosk"' 'password = "wrong"'
     start_bridge
-    eventually 20 logged 'refused the connection: .*not authori[sz]ed' || explain
+    wait_for 20 logged 'refused the connection: .*not authori[sz]ed' || explain
     # Retried: the broker sees more than one attempt, and the refusal is logged once.
-    eventually 30 refusals_at_least 2 || { cat "$T/broker.log"; explain; }
+    wait_for 30 refusals_at_least 2 || { cat "$T/broker.log"; explain; }
     [ "$(grep -c 'refused the connection' "$T/bridge.log")" = 1 ]
     kill -TERM $bridge; wait $bridge
     # The right one, from a password file.
@@ -431,8 +426,8 @@ wrong_password_is_a_clear_error_and_retried() {
     write_config "broker = \"mqtt://127.0.0.1:$AUTH_PORT\"" 'username = "kiosk"' "password_file = \"$T/password\""
     : >"$T/bridge.log"
     start_bridge
-    eventually 20 logged 'connected$' || explain
-    eventually 20 retained_is ambience/kiosk1/status online || explain
+    wait_for 20 logged 'connected$' || explain
+    wait_for 20 retained_is ambience/kiosk1/status online || explain
 }
 
 tls_with_the_right_ca_connects_and_a_wrong_ca_is_refused() {
@@ -440,13 +435,13 @@ tls_with_the_right_ca_connects_and_a_wrong_ca_is_refused() {
     read -r PORT AUTH_PORT TLS_PORT <"$T/ports"
     write_config "broker = \"mqtts://127.0.0.1:$TLS_PORT\"" "ca_file = \"$WORK/tls/ca.pem\""
     start_bridge
-    eventually 20 logged 'connected$' || explain
-    eventually 20 retained_is ambience/kiosk1/status online || explain
+    wait_for 20 logged 'connected$' || explain
+    wait_for 20 retained_is ambience/kiosk1/status online || explain
     kill -TERM $bridge; wait $bridge
     write_config "broker = \"mqtts://127.0.0.1:$TLS_PORT\"" "ca_file = \"$WORK/tls/wrong-ca.pem\""
     : >"$T/bridge.log"
     start_bridge
-    eventually 20 logged 'certificate verify failed' || explain
+    wait_for 20 logged 'certificate verify failed' || explain
     if logged 'connected'; then echo "connected through a wrong CA"; explain; fi
     kill -0 $bridge  # still there, retrying
 }
@@ -455,29 +450,29 @@ daemon_restarted_under_the_bridge() {
     setup daemon-restart
     watch_topics
     start_bridge
-    eventually 20 state_is regular || explain
+    wait_for 20 state_is regular || explain
     kill -TERM $daemon; wait $daemon
     exec 7>&-
     rm -rf "$T/run"  # as systemd's RuntimeDirectory= does: a new FIFO at the same path
     mkdir -p "$T/run"
     start_daemon
     lux 3
-    eventually 30 seen '"state":"invert"' || explain
+    wait_for 30 seen '"state":"invert"' || explain
     kill -0 $bridge || { echo "the bridge ended"; explain; }
 }
 
 clean_shutdown_says_offline_and_a_crash_leaves_the_will() {
     setup offline
     start_bridge
-    eventually 20 retained_is ambience/kiosk1/status online || explain
+    wait_for 20 retained_is ambience/kiosk1/status online || explain
     kill -TERM $bridge
     local code=0; wait $bridge || code=$?
     [ $code = 0 ] || { echo "exit $code"; explain; }
     [ "$(retained ambience/kiosk1/status)" = offline ] || explain
     start_bridge
-    eventually 20 retained_is ambience/kiosk1/status online || explain
+    wait_for 20 retained_is ambience/kiosk1/status online || explain
     kill -KILL $bridge; wait $bridge 2>/dev/null || true
-    eventually 20 retained_is ambience/kiosk1/status offline || explain
+    wait_for 20 retained_is ambience/kiosk1/status offline || explain
 }
 
 configuration_errors_name_file_line_and_key() {
@@ -506,5 +501,4 @@ for test in ${MQTT_TESTS:-configuration_errors_name_file_line_and_key discovery_
     clean_shutdown_says_offline_and_a_crash_leaves_the_will}; do
     check "$test" "$test"
 done
-echo "mqtt: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -14,17 +14,9 @@ trap 'rm -rf "$WORK"' EXIT
 passed=0 failed=0
 # A day at 10 Hz takes a while to simulate and plot in a debug build on a loaded machine: no
 # timing is asserted.
-CLI_TEST_TIMEOUT=${CLI_TEST_TIMEOUT:-400}
-# shellcheck source=Tests/cli/harness.sh
-source "$HERE/../cli/harness.sh"
-
-eventually() {  # eventually SECONDS COMMAND...: retries COMMAND until it succeeds or time runs out
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do
-        [ $SECONDS -lt $deadline ] || return 1
-        sleep 0.1
-    done
-}
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-400} HARNESS_LOGS=$WORK HARNESS_NAME=record
+# shellcheck source=Tests/lib/harness.sh
+source "$ROOT/Tests/lib/harness.sh"
 
 # events_match SVG EVENTS-JSONL PREFIX: the SVG parses, and has one element PREFIX-event-N per event
 # line, at the same time and state.
@@ -130,7 +122,7 @@ record_rows_replay_to_the_daemons_events() {
         >/dev/null 2>"$WORK/daemon.err" &
     local daemon=$!
     # The last switch (contrast → regular) comes a dwell after 240 s of simulated time.
-    eventually 60 grep -q 'state contrast → regular' "$WORK/daemon.err"
+    wait_for 60 grep -q 'state contrast → regular' "$WORK/daemon.err"
     "$BIN" record --control "$WORK/rt/control" --out "$WORK/record.csv"
     kill -TERM $daemon
     wait $daemon
@@ -198,11 +190,8 @@ with open(sys.argv[3], "wb") as out:
             break
         out.write(data)
 PY
-    local reader=$! waited=0
-    until [ -e "$WORK/day/reading" ]; do
-        [ $waited -lt 100 ] || { echo "the pipe's reader did not start"; return 1; }
-        sleep 0.1 && waited=$((waited + 1))
-    done
+    local reader=$!
+    wait_for 10 test -e "$WORK/day/reading" || { echo "the pipe's reader did not start"; return 1; }
     "$BIN" simulate --profile day --speed 1e9 --end 24h --runtime-dir "$WORK/day" >/dev/null 2>"$WORK/day/err" \
         || { cat "$WORK/day/err"; return 1; }
     wait $reader
@@ -274,5 +263,4 @@ for test in plot_has_an_element_per_event compare_adds_a_second_band_with_its_ev
     plot_of_a_day_at_ten_hertz; do
     check "$test" "$test"
 done
-echo "record: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -166,7 +166,7 @@ daemon_start() {  # daemon_start DIR [WRAPPER...]
     echo $! >"$dir/job"
     # shellcheck disable=SC2064 # DIR is fixed now
     trap "daemon_kill '$dir'" EXIT
-    eventually 10 daemon_made_its_pipe "$dir" || { cat "$dir/log"; return 1; }
+    wait_for 10 daemon_made_its_pipe "$dir" || { cat "$dir/log"; return 1; }
     cat "$dir/state" >"$dir/pipe.out" &
     echo $! >"$dir/reader"
 }
@@ -220,7 +220,7 @@ daemon_kill() {  # daemon_kill DIR: the trap's cleanup; quiet when already gone
 }
 
 # ---- What the user sees ----
-# Polled by `eventually` while the daemon runs, so they start no process: under emulation a
+# Polled by `wait_for` while the daemon runs, so they start no process: under emulation a
 # process costs tens of milliseconds of the two CPUs the daemon needs too. Each sets a variable.
 
 # LEVELS: the indicator lines as gpio-sim reads them: invert regular contrast fault, "0 1 0 0".
@@ -337,7 +337,7 @@ light_step() {  # light_step DIR STATE SENSOR_DELAY SET_LIGHT...
     shift 3
     changed=$(date +%s.%N)
     "$@"
-    if ! eventually "$STATE_TIMEOUT" daemon_shows "$dir" "$state"; then
+    if ! wait_for "$STATE_TIMEOUT" daemon_shows "$dir" "$state"; then
         echo "not $state everywhere within ${STATE_TIMEOUT}s of the light's change"
         daemon_describe "$dir"
         return 1
@@ -359,7 +359,7 @@ light_sequence() {  # light_sequence NAME KIND BUS ADDRESS SENSOR_TABLE DELAY SE
     "$light" "$dark" # the first sample sets the state at once, unanimated
     daemon_config "$dir" "$kind" "$bus" "$address" "$table"
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
     log_has "$dir" '^<5>state none → invert \(startup, lux [0-9.]+'
     head -1 "$dir/pipe.out" | grep -q '"state":"invert",.*"animated":false' ||
         { echo "first line to the reader: $(head -1 "$dir/pipe.out")"; return 1; }
@@ -399,12 +399,12 @@ unplug_and_replug() {  # unplug_and_replug DIR STATE UNPLUG REPLUG CLEAR_LOG
     start=$(uptime_now)
     "$3"
     "$5" # while unplugged nothing reaches the chip, so the log shows only what follows the replug
-    eventually "$(fault_bound)" shows_a_held_fault "$dir" "$state" ||
+    wait_for "$(fault_bound)" shows_a_held_fault "$dir" "$state" ||
         { echo "no held fault within $(fault_bound)s"; daemon_describe "$dir"; return 1; }
     echo "# fault shown after $(seconds_since "$start")s (fault_after $DAEMON_FAULT_AFTER s)"
     start=$(uptime_now)
     "$4"
-    eventually "$RECOVERY_BOUND" shows_recovered "$dir" "$state" ||
+    wait_for "$RECOVERY_BOUND" shows_recovered "$dir" "$state" ||
         { echo "not recovered within ${RECOVERY_BOUND}s"; daemon_describe "$dir"; return 1; }
     echo "# recovered after $(seconds_since "$start")s"
     # Held, never guessed: the reader was told no other state.
@@ -483,7 +483,7 @@ display_describe() {  # display_describe DIR
 display_becomes() {  # display_becomes DIR SHOWS VALUE on|off WHAT [SECONDS]
     local start
     start=$(uptime_now)
-    eventually "${6:-$DISPLAY_WAIT}" display_is "$1" "$2" "$3" "$4" ||
+    wait_for "${6:-$DISPLAY_WAIT}" display_is "$1" "$2" "$3" "$4" ||
         { echo "the display is not $4 ($2 $3): $5"; display_describe "$1"; return 1; }
     echo "# $4 ($2 $3), $5, after $(seconds_since "$start")s"
 }

@@ -8,6 +8,16 @@
 set -uo pipefail
 target=${1:?usage: Tests/rig/guest-package.sh PACKAGE.deb|BINARY}
 [ -n "${RIG_SCENARIOS:-}" ] || unset RIG_SCENARIOS
+HARNESS_NAME=rig
+# shellcheck source=Tests/lib/harness.sh
+source Tests/lib/harness.sh
+# Nothing can be checked without the binary: the reason, and the closing line the host reads.
+cannot_start() {  # cannot_start WHY
+    echo "FAIL $1"
+    failed=1
+    summary
+    exit 1
+}
 echo "guest: $(uname -m), kernel $(uname -r), $(. /etc/os-release && echo "$PRETTY_NAME")"
 
 case $target in
@@ -16,18 +26,14 @@ case $target in
     # man-db's trigger reindexes every manual page, a minute under emulation; the root is a
     # throw-away overlay, so skipping it here costs nothing (the host's deb test runs it).
     rm -f /var/lib/man-db/auto-update
-    if ! dpkg -i "$target"; then
-        echo "FAIL dpkg -i $target"
-        echo "rig: 0 passed, 1 failed"
-        exit 1
-    fi
+    dpkg -i "$target" || cannot_start "dpkg -i $target"
     package=$(dpkg-deb -f "$target" Package)
     AMBIENCE=$(dpkg -L "$package" | grep -m 1 -E '/s?bin/ambience$')
     echo "guest: $package installed in $(awk -v s="$started" '{ printf "%.1f", $1 - s }' /proc/uptime)s; binary $AMBIENCE"
     ;;
 *) AMBIENCE=$target ;;
 esac
-[ -x "$AMBIENCE" ] || { echo "FAIL no binary at $AMBIENCE"; echo "rig: 0 passed, 1 failed"; exit 1; }
+[ -x "$AMBIENCE" ] || cannot_start "no binary at $AMBIENCE"
 export AMBIENCE
 
 # Built against Debian 13's libgpiod (2.x), the binary under test is already what the amd64

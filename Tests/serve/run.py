@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from harness import Checks, wait_for  # noqa: E402 - found through the path set above
+
 BIN = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug")
 AMBIENCE = os.path.join(BIN, "ambience")
 SERVE = os.path.join(BIN, "ambience-serve")
@@ -27,19 +30,8 @@ TEST_TIMEOUT = int(os.environ.get("SERVE_TEST_TIMEOUT", "60"))
 WAIT = 15  # seconds any single expected thing may take
 
 
-class TestTimeout(Exception):
-    pass
-
-
 def eventually(condition, what, seconds=WAIT):
-    deadline = time.monotonic() + seconds
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+    return wait_for(condition, seconds, what)
 
 
 class Setup:
@@ -539,39 +531,30 @@ TESTS = [
 ]
 
 
-def on_alarm(signum, frame):
-    raise TestTimeout(f"timed out after {TEST_TIMEOUT} s")
-
-
 def main():
-    signal.signal(signal.SIGALRM, on_alarm)
     selected = sys.argv[2:]
-    passed = failed = 0
+    checks = Checks("serve", TEST_TIMEOUT)
     for test in TESTS:
         if selected and test.__name__ not in selected:
             continue
-        setup = None
-        signal.alarm(TEST_TIMEOUT)
-        try:
+        setups = []
+
+        def with_a_setup(test=test):
             if test.__code__.co_argcount:
-                setup = Setup()
-                test(setup)
+                setups.append(Setup())
+                test(setups[-1])
             else:
                 test()
-            signal.alarm(0)
-            passed += 1
-            print(f"ok   {test.__name__}", flush=True)
-        except BaseException as error:  # noqa: B036 - the timeout and every failure alike
-            signal.alarm(0)
-            failed += 1
-            print(f"FAIL {test.__name__}: {type(error).__name__}: {error}", flush=True)
-            if setup:
-                print("     serve's log:\n" + "".join("     " + line for line in setup.log().splitlines(True)[-10:]))
+
+        def serves_log():
+            if setups:
+                print("     serve's log:\n" + "".join("     " + line for line in setups[-1].log().splitlines(True)[-10:]))
+        try:
+            checks.check(test.__name__, with_a_setup, explain=serves_log)
         finally:
-            if setup:
+            for setup in setups:
                 setup.close()
-    print(f"serve: {passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(checks.summary())
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@
 # sync):
 #   rig: cut-now               at once
 #   rig: cut-after MIN MAX     after a random delay between MIN and MAX seconds, the host's pick
-# Results: "rig: ok NAME" and "rig: FAIL NAME: why" lines, "rig: figure ..." numbers.
+# Results: the checks of the one test harness (Tests/lib/harness.sh, on the rig's disk as
+# lib/harness.sh): "rig: ok   NAME" and "rig: FAIL NAME" lines, the latter followed by why;
+# "rig: figure ..." numbers.
 set -uo pipefail
 R=/mnt/rig
 CONFIG=/etc/ambience/ambience.toml
@@ -19,26 +21,14 @@ LIGHT=/sys/module/ambience_test_i2c/parameters/bh1750_millilux
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
 exec 2>&1
 
+HARNESS_PREFIX="rig: " HARNESS_LOGS=$(mktemp -d) HARNESS_POLL=0.5
+# shellcheck source=Tests/lib/harness.sh
+. "$R/lib/harness.sh"
+
 say() { echo "rig: $*"; }
 now() { cut -d' ' -f1 /proc/uptime; }
 arg() { sed -n "s/.*\brig\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 active() { [ "$(systemctl is-active "$1")" = active ]; }
-# Waits up to SECONDS for COMMAND.
-within() {
-    local limit=$1 t0
-    shift
-    t0=$(date +%s)
-    until "$@"; do
-        [ $(($(date +%s) - t0)) -lt "$limit" ] || return 1
-        sleep 0.5
-    done
-}
-failures=0
-ok() { say "ok $1"; }
-bad() {
-    failures=$((failures + 1))
-    say "FAIL $*"
-}
 # The content a file must have after the cut: the saved old one (or its absence), or the new one,
 # given as an extended regular expression its whole content must match (one line).
 expect_file() {  # expect_file PATH NEW-REGEX
@@ -85,56 +75,75 @@ record_reads() {
 
 # ---- after a cut: what the boot finds ----
 
-check_boot() {
-    local previous=$1 cycle=$2 verdict f size kept
-    if within 150 active ambience; then ok "daemon-active-$cycle"; else
-        bad "daemon-active-$cycle: ambience is $(systemctl is-active ambience) after the cut during $previous"
-        journalctl -b -u ambience --no-pager -o cat | tail -n 10 | sed 's/^/rig:     /'
+daemon_is_active() {  # daemon_is_active PREVIOUS
+    wait_for 150 active ambience || {
+        journalctl -b -u ambience --no-pager -o cat | tail -n 10
+        fail "ambience is $(systemctl is-active ambience) after the cut during $1"
+    }
+}
+holds_old_or_new() {  # holds_old_or_new FILE PREVIOUS
+    local verdict
+    verdict=$(judge_file "$1")
+    echo "# $verdict"
+    case $verdict in
+        old | new) ;;
+        *) fail "$verdict after the cut during $2" ;;
+    esac
+}
+reads_whole() {  # reads_whole RECORD
+    ambience replay "$1" >/tmp/replay.out 2>&1 ||
+        fail "ambience replay $1: $(tail -n 2 /tmp/replay.out | tr '\n' ' ')"
+    echo "# $(grep -c '^!' "$1") runs"
+}
+# The copy was synced (save_all), so every whole line of it was on the disk before the cut: all of
+# them must still be there, byte for byte; only a last line the copy caught half written may have
+# gone (cut at the next start).
+record_kept() {
+    local size kept
+    size=$(wc -c <"$SAVED/record.csv")
+    kept=$size
+    if [ "$(tail -c 1 "$SAVED/record.csv" | od -An -c | tr -d ' ')" != '\n' ]; then
+        kept=$((size - $(tail -n 1 "$SAVED/record.csv" | wc -c)))
     fi
+    cmp -s -n "$kept" "$SAVED/record.csv" "$STATE/record.csv" ||
+        fail "the record's first $kept bytes, synced before the cut, differ"
+    [ "$(wc -c <"$STATE/record.csv")" -ge "$kept" ] || fail "the record is shorter than its first $kept bytes"
+    echo "# $kept of $size bytes compared, $(wc -l <"$SAVED/record.csv") lines"
+}
+dpkg_recovers() {
+    dpkg --configure -a >/tmp/dpkg.out 2>&1 || fail "$(tail -n 2 /tmp/dpkg.out)"
+}
+# Ours: the daemon, its companions, and the rig's own units.
+no_failed_unit() {
+    if systemctl --failed --no-legend --plain | grep -E 'ambience|rig-'; then
+        fail "$(systemctl --failed --no-legend --plain | tr '\n' ' ')"
+    fi
+}
+
+check_boot() {
+    local previous=$1 cycle=$2 f
+    check "daemon-active-$cycle" daemon_is_active "$previous"
     for f in "$STATE/override" "$STATE/brightness-override" "$CONFIG"; do
-        verdict=$(judge_file "$f")
-        case $verdict in
-            old | new) ok "$(basename "$f")-$cycle is $verdict" ;;
-            *) bad "$(basename "$f")-$cycle: $verdict after the cut during $previous" ;;
-        esac
+        check "$(basename "$f")-$cycle is old or new" holds_old_or_new "$f" "$previous"
     done
     # The record reads as a trace, whole rows only, across the boots it holds; what was on disk
     # before the last flush is kept.
     for f in "$STATE/record.csv" "$STATE/record.csv.1"; do
         [ -e "$f" ] || continue
-        if record_reads "$f"; then ok "record-reads-$cycle $(basename "$f") ($(grep -c '^!' "$f") runs)"; else
-            bad "record-reads-$cycle: ambience replay $f: $(tail -n 2 /tmp/replay.out | tr '\n' ' ')"
-        fi
+        check "record-reads-$cycle $(basename "$f")" reads_whole "$f"
     done
     if [ -e "$SAVED/record.csv" ] && [ ! -e "$STATE/record.csv.1" ]; then
-        # The copy was synced (save_all), so every whole line of it was on the disk before the
-        # cut: all of them must still be there, byte for byte; only a last line the copy caught
-        # half written may have gone (cut at the next start).
-        size=$(wc -c <"$SAVED/record.csv")
-        kept=$size
-        if [ "$(tail -c 1 "$SAVED/record.csv" | od -An -c | tr -d ' ')" != '\n' ]; then
-            kept=$((size - $(tail -n 1 "$SAVED/record.csv" | wc -c)))
-        fi
-        if cmp -s -n "$kept" "$SAVED/record.csv" "$STATE/record.csv" &&
-            [ "$(wc -c <"$STATE/record.csv")" -ge "$kept" ]; then
-            ok "record-kept-$cycle ($kept of $size bytes compared, $(wc -l <"$SAVED/record.csv") lines)"
-        else
-            bad "record-kept-$cycle: the record's first $kept bytes, synced before the cut, differ"
-        fi
+        check "record-kept-$cycle" record_kept
     fi
     if [ "$previous" = demo ]; then check_demo "$cycle"; fi
     if [ "$previous" = upgrade ]; then
         say "figure: upgrade-cut-$cycle dpkg left: $(dpkg-query -W -f='${Status} ${Version}' ambience)"
-        dpkg --configure -a >/tmp/dpkg.out 2>&1 || bad "dpkg-recovers-$cycle: $(tail -n 2 /tmp/dpkg.out)"
+        check "dpkg-recovers-$cycle" dpkg_recovers
     fi
-    # Ours: the daemon, its companions, and the rig's own units.
+    # The units as the boot left them, once it has (a timeout is said, and the check made anyway).
     # shellcheck disable=SC2016 # expanded by the sh it runs, at each try
-    within 120 sh -c '[ "$(systemctl is-system-running)" != starting ]'
-    if systemctl --failed --no-legend --plain | grep -E 'ambience|rig-'; then
-        bad "failed-units-$cycle: $(systemctl --failed --no-legend --plain | tr '\n' ' ')"
-    else
-        ok "no-failed-unit-$cycle"
-    fi
+    wait_for 120 sh -c '[ "$(systemctl is-system-running)" != starting ]'
+    check "no-failed-unit-$cycle" no_failed_unit
 }
 
 # ---- the actions: each ends with the line that has the host cut ----
@@ -142,18 +151,18 @@ check_boot() {
 install() {
     cp "$R"/old/ambience_*.deb /root/
     DEBIAN_FRONTEND=noninteractive apt-get install -y /root/ambience_*~deb13_*.deb >/tmp/apt.out 2>&1 ||
-        { tail -n 5 /tmp/apt.out; bad "install"; return; }
+        { tail -n 5 /tmp/apt.out; fail "apt-get install"; }
     sed -i 's/^board = .*/board = "raspberry-pi-4"/; s/^kind = "[a-z0-9]*"/kind = "bh1750"/' "$CONFIG"
     # A flush every 10 s (the shortest allowed), so that cuts fall near and during flushes.
     sed -i 's/^flush_interval = .*/flush_interval = 10/' "$CONFIG"
     printf '\n[backlight]\ndevice = "auto"\n' >>"$CONFIG"
     echo 300000 >"$LIGHT"
-    ambience check >/tmp/check.out 2>&1 || { cat /tmp/check.out; bad "check"; return; }
-    systemctl enable --now ambience || { bad "enable"; return; }
+    ambience check >/tmp/check.out 2>&1 || { cat /tmp/check.out; fail "ambience check"; }
+    systemctl enable --now ambience || fail "systemctl enable --now ambience"
     cp "$R"/day.csv /root/day.csv
     mkdir -p "$SAVED" "$DEMO"
     save_all "$NEVER" "$NEVER" "$NEVER"
-    ok "installed $(dpkg-query -W -f='${Version}' ambience)"
+    echo "# installed $(dpkg-query -W -f='${Version}' ambience)"
 }
 
 # The record: cut just after a flush begins (the file grew: its fsync may be under way), or at any
@@ -163,7 +172,7 @@ record() {
     if [ $(($2 % 2)) = 0 ]; then
         local size
         size=$(stat -c %s "$STATE/record.csv" 2>/dev/null || echo 0)
-        within 25 sh -c "[ \$(stat -c %s $STATE/record.csv 2>/dev/null || echo 0) != $size ]"
+        wait_for 25 sh -c "[ \$(stat -c %s $STATE/record.csv 2>/dev/null || echo 0) != $size ]"
         say "cut-now"
     else
         say "cut-after 0 11"
@@ -218,7 +227,8 @@ upgrade() {
         while IFS= read -r line; do
             case $line in *"Unpacking ambience"*) say "cut-after 0 3" ;; esac
         done
-    [ "${PIPESTATUS[0]}" = 0 ] || bad "upgrade-$2: apt-get install $deb failed"
+    local status=${PIPESTATUS[0]}
+    check "upgrade-$2: apt-get install $(basename "$deb")" test "$status" = 0
     # Not cut while unpacking (the host's delay outlasted dpkg): cut now, after the upgrade.
     say "cut-now"
 }
@@ -236,7 +246,7 @@ firstboot() {
 # have returned: the old ways first, so they had longer to reach the disk.
 demo() {
     local new=$SAVED/demo-new.svg name
-    ambience plot /root/day.csv --out "$new" --title "cut $2" || bad "plot"
+    check "demo-plot-$2" ambience plot /root/day.csv --out "$new" --title "cut $2"
     for name in truncated renamed created helper; do echo "old $2" >"$DEMO/$name.svg"; done
     rm -f "$DEMO/created.svg"
     sync
@@ -250,8 +260,14 @@ demo() {
     cp "$new" "$DEMO/.renamed.svg.tmp" && mv "$DEMO/.renamed.svg.tmp" "$DEMO/renamed.svg"
     # A new file, without an fsync.
     cp "$new" "$DEMO/created.svg"
-    ambience plot /root/day.csv --out "$DEMO/helper.svg" --title "cut $2" || bad "plot"
+    check "demo-plot-helper-$2" ambience plot /root/day.csv --out "$DEMO/helper.svg" --title "cut $2"
     say "cut-now"
+}
+helper_kept() {  # helper_kept VERDICTS
+    case $1 in
+        *" helper=new"*) ;;
+        *) fail "the file written through the helper is not the new one:$1" ;;
+    esac
 }
 check_demo() {
     local name verdict line=
@@ -270,10 +286,7 @@ check_demo() {
         line+=" $name=$verdict"
     done
     say "figure: demo-$1$line"
-    case $line in
-        *" helper=new"*) ok "demo-helper-kept-$1" ;;
-        *) bad "demo-helper-kept-$1: the file written through the helper is not the new one:$line" ;;
-    esac
+    check "demo-helper-kept-$1" helper_kept "$line"
 }
 
 # ---- this boot ----
@@ -286,14 +299,14 @@ previous=${RIG_PREVIOUS:-$(arg previous)}
 [ "${1:-}" = --run ] && { "$2" "${@:3}"; exit; }
 say "boot $cycle ($action, after $previous): up $(now) s"
 if [ "$action" = install ]; then
-    install
-    say "install: $failures failed"
+    check --timeout 600 install install
+    say "install: $failed failed"
     sync
     systemctl poweroff
     exit 0
 fi
 check_boot "$previous" "$cycle"
-say "checked $cycle at $(now) s: $failures failed"
+say "checked $cycle at $(now) s: $failed failed"
 case $action in
     record | override | brightness | reload | upgrade | firstboot | demo) "$action" "$action" "$cycle" ;;
     # boot: the host cuts at its own moment; final: the last check, then a clean power-off.

@@ -52,6 +52,9 @@ dpkg-deb --fsys-tarfile "$payload"/old/ambience_*.deb | tar -x -C "$payload/unit
     --transform='s|.*/||' './*lib/systemd/system/*.service'
 cp "$repo/Tests/system/guest.sh" "$repo/Tests/system/powercut-guest.sh" "$repo/Tests/system/page-server.py" \
     "$repo/Tests/system/check-shots.py" "$repo/rig/guest/touchscreen.py" "$payload/"
+# The one test harness, which guest.sh and powercut-guest.sh source from the disk.
+mkdir -p "$payload/lib"
+cp "$repo/Tests/lib/harness.sh" "$payload/lib/"
 mkdir -p "$payload/browser"
 cp "$repo"/Tests/browser/{observer.py,page1.html,page2.html,outer.html,report.js} "$payload/browser/"
 # For working on the rig: SYSTEM_RIG_ONLY="NAME TIMEOUT FUNCTION;…" runs those checks of

@@ -247,7 +247,7 @@ gpio_sim_value() {  # gpio_sim_value LINE
     cat "$GPIO_SIM_SYSFS/sim_gpio$1/value"
 }
 
-# Succeeds if line K's level is VALUE (a command, for polling: `eventually 5 gpio_sim_reads 3 1`).
+# Succeeds if line K's level is VALUE (a command, for polling: `wait_for 5 gpio_sim_reads 3 1`).
 gpio_sim_reads() {  # gpio_sim_reads LINE VALUE
     [ "$(gpio_sim_value "$1")" = "$2" ]
 }

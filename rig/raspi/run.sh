@@ -29,7 +29,8 @@ TIMEOUT=${RASPI_TIMEOUT:-900}
 # guest's tools (suite and architecture), the package, QEMU and its console.
 kernel_suite=trixie guest_suite=trixie exact='' guest_arch=arm64 package=trixie-arm64 qemu=qemu-system-aarch64 program=yes
 # The guest's tools and the package's libraries: unpacked, not installed.
-GUEST_PACKAGES="busybox-static gpiod i2c-tools libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1"
+# bash-static: the guest script and the one test harness are bash (busybox's sh runs /init).
+GUEST_PACKAGES="busybox-static bash-static gpiod i2c-tools libgpiod3 libi2c0 libmicrohttpd12t64 libmosquitto1"
 case $MACHINE in
 raspi3b) dtb=bcm2837-rpi-3-b.dtb board=raspberry-pi-3 controller=3f804000.i2c lines=54 quirks= ;;
 # QEMU's Pi 4 leaves out hardware its device tree names, and the kernel panics within 6 s, before
@@ -47,7 +48,7 @@ raspi0) dtb=bcm2835-rpi-zero.dtb board=raspberry-pi-zero controller=20804000.i2c
     quirks=initcall_blacklist=bcm2835_pm_driver_init
     kernel_suite=bookworm guest_suite=bookworm guest_arch=armel package=trixie-armhf qemu=qemu-system-arm program=no
     # The tools alone (exact): their Depends would bring udev, perl and more for nothing.
-    GUEST_PACKAGES="busybox-static gpiod libgpiod2 i2c-tools libi2c0 libc6" exact=--exact ;;
+    GUEST_PACKAGES="busybox-static bash-static gpiod libgpiod2 i2c-tools libi2c0 libc6" exact=--exact ;;
 *) echo "raspi: RASPI_MACHINE is raspi3b, raspi4b or raspi0" >&2; exit 2 ;;
 esac
 case $guest_arch in
@@ -89,6 +90,7 @@ find "$OUT/kernel/usr/lib/modules/$kver/kernel/drivers/i2c" \( -name 'i2c-bcm283
         esac
     done
 cp rig/raspi/guest.sh "$stage/guest.sh"
+cp Tests/lib/harness.sh "$stage/harness.sh"
 if [ "$program" = no ]; then
     Tests/embedded/replay-armv6.sh "$OUT/replay" >"$OUT/replay.log" 2>&1 || { cat "$OUT/replay.log" >&2; exit 1; }
     cp "$OUT/replay/replay-armv6" examples/day.csv "$stage/"
@@ -99,7 +101,7 @@ cat >"$stage/init" <<'INIT'
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs dev /dev
 mount -t debugfs debugfs /sys/kernel/debug; mount -t tmpfs tmp /tmp; mkdir -p /run /var/lib/ambience
-sh /guest.sh
+bash-static /guest.sh
 echo "raspi-guest: exit $?"
 poweroff -f
 INIT
@@ -123,7 +125,8 @@ qemu=$!
 until grep -aqs '^raspi-guest: exit' "$OUT/console.log" || ! kill -0 "$qemu" 2>/dev/null; do sleep 1; done
 kill "$qemu" 2>/dev/null || true
 wait "$qemu" 2>/dev/null || true
-grep -aE '^(ok|FAIL|skip|raspi-guest)' "$OUT/console.log" || true
+# The checks' verdicts, a failure's why (indented under it), the closing count.
+grep -aE '^(ok|FAIL|skip|raspi-guest|     |[0-9]+ passed)' "$OUT/console.log" || true
 if ! grep -aq '^raspi-guest: exit' "$OUT/console.log"; then
     tail -n 40 "$OUT/console.log"
     echo "raspi: the guest did not finish within ${TIMEOUT}s"

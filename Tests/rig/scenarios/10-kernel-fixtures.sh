@@ -161,13 +161,13 @@ gpioset_drives_a_gpio_sim_line() {
     local holder=$!
     # shellcheck disable=SC2064 # the holder's pid is fixed now
     trap "kill $holder 2>/dev/null || true" EXIT # a failing check must not leave the line held
-    eventually 5 gpio_sim_reads 3 1
+    wait_for 5 gpio_sim_reads 3 1
     expect_equal "gpioset output" "$(gpio_line_info "$GPIO_CHIP" 3)" "line 3 (consumer, direction)"
     expect_equal "unused input" "$(gpio_line_info "$GPIO_CHIP" 2)" "line 2 (consumer, direction)"
     expect_equal 0 "$(gpio_sim_value 2)" "a neighbouring line"
     kill "$holder"
     wait "$holder" || true
-    eventually 5 gpio_sim_reads 3 0
+    wait_for 5 gpio_sim_reads 3 0
 }
 
 gpio_sim_pull_drives_an_input() {

@@ -21,4 +21,4 @@ tsl2561_adapter_sequence() {
 check "BH1750 (test adapter): dark → indoor → sunlight → dark on lines, pipe and state file" bh1750_sequence
 check "TSL2561 (i2c-stub, SMBus): dark → indoor → sunlight → dark" tsl2561_stub_sequence
 check "TSL2561 (test adapter): dark → indoor → sunlight → dark" tsl2561_adapter_sequence
-check "libgpiod 2.x build: BH1750 dark → indoor → sunlight → dark" with_gpiod2 bh1750_sequence
+check_gpiod2 "libgpiod 2.x build: BH1750 dark → indoor → sunlight → dark" bh1750_sequence

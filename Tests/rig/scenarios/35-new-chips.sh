@@ -58,7 +58,7 @@ veml7700_unplugged_then_back() {
     veml7700_set_lux 300
     daemon_config "$dir" veml7700 "$BH1750_BUS" 0x10
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
     unplug_and_replug "$dir" regular veml7700_unplug veml7700_replug veml7700_clear_log
     writes=$(veml7700_log)
     [[ $writes =~ $init ]] || { echo "writes since the replug: $writes"; return 1; }

@@ -50,7 +50,7 @@ ddc_percent_is() {  # ddc_percent_is PERCENT
 display_reaches() {  # display_reaches DIR SHOWS PERCENT WHAT
     local start
     start=$(uptime_now)
-    eventually "$BACKLIGHT_WAIT" "$2" "$3" ||
+    wait_for "$BACKLIGHT_WAIT" "$2" "$3" ||
         { echo "the display did not reach $3 % ($4)"; daemon_describe "$1"; return 1; }
     echo "# $3 % ($4) after $(seconds_since "$start")s"
 }
@@ -59,15 +59,15 @@ display_reaches() {  # display_reaches DIR SHOWS PERCENT WHAT
 follows_light_and_overrides() {  # follows_light_and_overrides DIR SHOWS
     local dir=$1 shows=$2
     display_reaches "$dir" "$shows" "$BACKLIGHT_DIM" "dark at start"
-    eventually 5 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
     bh1750_light 20000
     display_reaches "$dir" "$shows" "$BACKLIGHT_BRIGHT" "sunlight"
-    eventually 10 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
+    wait_for 10 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
     expect_exit 0 "$AMBIENCE" brightness "$BACKLIGHT_HELD" --control "$dir/control"
     display_reaches "$dir" "$shows" "$BACKLIGHT_HELD" "held"
     # The light changes the theme, not the held brightness.
     bh1750_light 5
-    eventually 10 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
+    wait_for 10 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
     "$shows" "$BACKLIGHT_HELD" || { echo "the override did not hold"; daemon_describe "$dir"; return 1; }
     expect_exit 0 "$AMBIENCE" brightness auto --control "$dir/control"
     display_reaches "$dir" "$shows" "$BACKLIGHT_DIM" "auto, dark"
@@ -116,17 +116,17 @@ daemon_drives_the_ddc_monitor_through_unplug_and_replug() {
     echo "# $(($(ddc_sets) - sets)) Set VCP messages for the whole run so far"
     # Off: the theme goes on, the fault is logged once.
     bh1750_light 20000
-    eventually 10 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
+    wait_for 10 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
     ddc_unplug
     bh1750_light 5
-    eventually 10 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
-    eventually 10 log_has "$dir" "^<4>ddc:$BH1750_BUS \(0x37\): no acknowledge at 0x37" ||
+    wait_for 10 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
+    wait_for 10 log_has "$dir" "^<4>ddc:$BH1750_BUS \(0x37\): no acknowledge at 0x37" ||
         { echo "no fault logged for the unplugged monitor"; daemon_describe "$dir"; return 1; }
     pause 3 # retries go on, once a second: none of them is logged again
     faults=$(grep -c "ddc:$BH1750_BUS (0x37): no acknowledge" "$dir/log")
     expect_equal 1 "$faults" "fault lines while unplugged" || { daemon_describe "$dir"; return 1; }
     bh1750_light 20000
-    eventually 10 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
+    wait_for 10 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
     # Back: recovered once, and set to what the light now asks.
     ddc_replug
     display_reaches "$dir" ddc_percent_is "$BACKLIGHT_BRIGHT" "replugged, sunlight"

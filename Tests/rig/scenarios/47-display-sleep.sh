@@ -52,13 +52,13 @@ the_room_and_the_overrides_sleep_and_wake_the_backlight() {
     display_becomes "$dir" backlight_power_is 4 off "display off again"
     start=$(uptime_now)
     echo 0 >"$bl_power"
-    eventually "$DISPLAY_WAIT" log_holds "$dir" "display $name turned itself back on: put back to sleep once" ||
+    wait_for "$DISPLAY_WAIT" log_holds "$dir" "display $name turned itself back on: put back to sleep once" ||
         { echo "no put-back logged"; display_describe "$dir"; return 1; }
     display_becomes "$dir" backlight_power_is 4 off "put back to sleep"
     echo "# put back $(seconds_since "$start")s after root wrote bl_power 0 (checked every 5 s)"
     start=$(uptime_now)
     echo 0 >"$bl_power"
-    eventually "$DISPLAY_WAIT" log_holds "$dir" "display $name turned itself on again: left on" ||
+    wait_for "$DISPLAY_WAIT" log_holds "$dir" "display $name turned itself on again: left on" ||
         { echo "no giving up logged"; display_describe "$dir"; return 1; }
     echo "# left on: logged $(seconds_since "$start")s after root wrote bl_power 0 again"
     display_becomes "$dir" backlight_power_is 0 on "turned on again, left on"
@@ -99,7 +99,7 @@ display_monitor_off_and_on() {  # display_monitor_off_and_on QUIRK
     display_command "$dir" off
     display_becomes "$dir" ddc_power_is 2 off "display off"
     if [ "$quirk" = 3 ]; then
-        eventually "$DISPLAY_WAIT" log_holds "$dir" "$wakes" ||
+        wait_for "$DISPLAY_WAIT" log_holds "$dir" "$wakes" ||
             { echo "the monitor that a read wakes was not found out"; display_describe "$dir"; return 1; }
         display_becomes "$dir" ddc_power_is 2 off "put back to sleep after its read woke it"
         display_stays "$dir" ddc_power_is 2 "asleep, unread"

@@ -62,7 +62,7 @@ touch_reader_got() {  # touch_reader_got DIR FRAMES: the reader got exactly thes
 
 # The reader got exactly FRAMES, waiting for them at most TOUCH_WAIT seconds.
 touch_reader_gets() {  # touch_reader_gets DIR FRAMES WHAT
-    eventually "$TOUCH_WAIT" touch_reader_got "$1" "$2" ||
+    wait_for "$TOUCH_WAIT" touch_reader_got "$1" "$2" ||
         { touch_reader_frames "$1"; echo "the second reader got frames '$FRAMES', wanted '$2': $3"; touch_describe "$1"; return 1; }
 }
 
@@ -90,7 +90,7 @@ touch_send() {  # touch_send DIR COMMAND
     touch_count "$1/touch.out" "done "
     count=$((COUNT + 1))
     echo "$2" >"$1/touch.in"
-    eventually "$TOUCH_WAIT" touch_said "$1/touch.out" "done " "$count" ||
+    wait_for "$TOUCH_WAIT" touch_said "$1/touch.out" "done " "$count" ||
         { echo "the touchscreen did not do '$2'"; touch_describe "$1"; return 1; }
 }
 
@@ -123,7 +123,7 @@ touch_start() {  # touch_start DIR LINES
     mkfifo "$dir/touch.in"
     python3 "$TOUCH_SCREEN" device "$dir/touch.in" >"$dir/touch.out" 2>&1 &
     echo $! >"$dir/touch.job"
-    eventually "$TOUCH_WAIT" touch_said "$dir/touch.out" "node /dev/input/event" ||
+    wait_for "$TOUCH_WAIT" touch_said "$dir/touch.out" "node /dev/input/event" ||
         { echo "no touchscreen:"; cat "$dir/touch.out"; return 1; }
     TOUCH_NODE=$(sed -n 's/^node //p' "$dir/touch.out")
     [ -c "$TOUCH_NODE" ] || fail "no device node $TOUCH_NODE"
@@ -132,7 +132,7 @@ touch_start() {  # touch_start DIR LINES
     chown "$NOBODY_UID" "$TOUCH_NODE"
     python3 "$TOUCH_SCREEN" read "$TOUCH_NODE" >"$dir/reader.out" 2>&1 &
     echo $! >"$dir/reader.job"
-    eventually "$TOUCH_WAIT" touch_said "$dir/reader.out" ready ||
+    wait_for "$TOUCH_WAIT" touch_said "$dir/reader.out" ready ||
         { echo "no second reader:"; cat "$dir/reader.out"; return 1; }
     daemon_start "$dir" as_user "$I2C_GID,$GPIO_GID,$video_gid" --
     # shellcheck disable=SC2064 # DIR is fixed now

@@ -60,7 +60,7 @@ cec_port_address() {
     cec-ctl -d "$CEC_PORT" | sed -n 's/^[[:space:]]*\(Physical Address\)[[:space:]]*: /\1 /p'
 }
 
-tv_got() {  # tv_got COUNT OPCODE: for eventually, which must count anew at each try
+tv_got() {  # tv_got COUNT OPCODE: for wait_for, which must count anew at each try
     [ "$(tv_received "$2")" = "$1" ]
 }
 
@@ -81,7 +81,7 @@ cec_describe() {  # cec_describe DIR
 cec_becomes() {  # cec_becomes DIR POWER on|off WHAT [SECONDS]
     local start
     start=$(uptime_now)
-    eventually "${5:-$DISPLAY_WAIT}" display_is "$1" tv_power_is "$2" "$3" ||
+    wait_for "${5:-$DISPLAY_WAIT}" display_is "$1" tv_power_is "$2" "$3" ||
         { echo "the TV is not $2 (lines: $3): $4"; cec_describe "$1"; return 1; }
     echo "# TV $2, lines $3: $4, after $(seconds_since "$start")s"
 }
@@ -137,7 +137,7 @@ cec_start() {
     cec-follower -d "$CEC_TV" --show-msgs --show-state >"$CEC_TV_LOG" 2>&1 &
     echo $! >"$RIG_WORK/cec-tv.job"
     cec-ctl -d "$CEC_ASKER" --playback >/dev/null
-    eventually "$DISPLAY_WAIT" tv_power_is on || { echo "the TV never answered"; cat "$CEC_TV_LOG"; return 1; }
+    wait_for "$DISPLAY_WAIT" tv_power_is on || { echo "the TV never answered"; cat "$CEC_TV_LOG"; return 1; }
     # As Debian's udev rules make it (SUBSYSTEM=="cec", GROUP="video").
     chgrp video "/dev/cec$CEC_PORT"
     chmod 0660 "/dev/cec$CEC_PORT"
@@ -199,7 +199,7 @@ the_tv_sleeps_with_the_room() {
     display_command "$dir" off
     cec_becomes "$dir" standby off "display off before the stop"
     daemon_stop "$dir"
-    eventually "$DISPLAY_WAIT" tv_power_is on || { echo "the TV slept on after the stop"; cec_describe "$dir"; return 1; }
+    wait_for "$DISPLAY_WAIT" tv_power_is on || { echo "the TV slept on after the stop"; cec_describe "$dir"; return 1; }
 }
 
 a_tv_that_pulled_hot_plug_is_woken_from_unregistered() {
@@ -214,15 +214,15 @@ a_tv_that_pulled_hot_plug_is_woken_from_unregistered() {
     display_lines_say "$dir" off || { echo "the lines do not say off"; cec_describe "$dir"; return 1; }
     display_command "$dir" on
     # Woken from the unregistered address, the only one the port has now.
-    eventually "$DISPLAY_WAIT" grep -q "Unregistered to TV (15 to 0): IMAGE_VIEW_ON" "$CEC_TV_LOG" ||
+    wait_for "$DISPLAY_WAIT" grep -q "Unregistered to TV (15 to 0): IMAGE_VIEW_ON" "$CEC_TV_LOG" ||
         { echo "no Image View On from unregistered"; cec_describe "$dir"; return 1; }
-    eventually "$DISPLAY_WAIT" tv_power_is on || { echo "the TV did not wake"; cec_describe "$dir"; return 1; }
+    wait_for "$DISPLAY_WAIT" tv_power_is on || { echo "the TV did not wake"; cec_describe "$dir"; return 1; }
     # Without hot-plug nothing shows this computer: still off in the lines.
     display_lines_say "$dir" off || { echo "the lines do not say off without hot-plug"; cec_describe "$dir"; return 1; }
     # The TV raises hot-plug as it wakes: the framework claims the address again, and the
     # daemon says Active Source and reads the TV's power.
     cec_hot_plug 1
-    eventually "$DISPLAY_WAIT" tv_got 1 ACTIVE_SOURCE ||
+    wait_for "$DISPLAY_WAIT" tv_got 1 ACTIVE_SOURCE ||
         { echo "no Active Source after hot-plug came back"; cec_describe "$dir"; return 1; }
     cec_becomes "$dir" on on "hot-plug back"
     tv_received_is "$dir" 1 IMAGE_VIEW_ON "in all"
@@ -239,7 +239,7 @@ check "the daemon puts a CEC TV (vivid, cec-follower) in standby after a minute'
 # its inputs: no control pulls one port's hot-plug low and leaves it on the bus.
 hot_plug_check="a CEC TV that pulled hot-plug low in standby is woken from unregistered, and told Active Source once hot-plug is back"
 if vivid_wires_inputs_to_outputs; then
-    skip_check "$hot_plug_check" "this kernel's vivid cannot pull one port's hot-plug low and keep it on the CEC bus"
+    skip "$hot_plug_check" "this kernel's vivid cannot pull one port's hot-plug low and keep it on the CEC bus"
 else
     check "$hot_plug_check" a_tv_that_pulled_hot_plug_is_woken_from_unregistered
 fi

@@ -10,7 +10,7 @@ bh1750_unplugged_then_back() {
     bh1750_set_lux 300
     daemon_config "$dir" bh1750 "$BH1750_BUS" 0x23
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
     # 300 lx: automatic ranging's most sensitive range, H-res2 at MTreg 254 (0xFE).
     expect_equal 254 "$(bh1750_mtreg)" "MTreg before the unplug"
     unplug_and_replug "$dir" regular bh1750_unplug bh1750_replug bh1750_clear_log
@@ -27,7 +27,7 @@ tsl2561_unplugged_then_back() {
     tsl2561_set_counts 200 20
     daemon_config "$dir" tsl2561 "$BH1750_BUS" 0x39 "$TSL2561_SETTINGS"
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
     unplug_and_replug "$dir" regular tsl2561_unplug tsl2561_replug tsl2561_clear_log
     # Replugged, the chip was off with its default timing: TIMING 101 ms at 1x (0x81 ← 0x01)
     # and power-up (0x80 ← 0x03) were sent again.
@@ -40,4 +40,4 @@ tsl2561_unplugged_then_back() {
 
 check "BH1750 unplugged mid-run: fault held and lit; replugged: re-initialised, recovered" bh1750_unplugged_then_back
 check "TSL2561 unplugged mid-run: fault held and lit; replugged: re-initialised, recovered" tsl2561_unplugged_then_back
-check "libgpiod 2.x build: BH1750 unplugged and replugged" with_gpiod2 bh1750_unplugged_then_back
+check_gpiod2 "libgpiod 2.x build: BH1750 unplugged and replugged" bh1750_unplugged_then_back

@@ -11,21 +11,21 @@ adapter_unloaded_then_back() {
     bh1750_set_lux 300
     daemon_config "$dir" bh1750 "\"$TEST_ADAPTER_NAME\"" 0x23
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
     pid=$(daemon_pid "$dir")
     log_has "$dir" "on the I2C adapter named '$TEST_ADAPTER_NAME'"
     # The chip stops answering first, as an unplugged adapter's transfers fail; the daemon must
     # then let go of /dev/i2c-N, or the module stays in use and cannot be unloaded.
     bh1750_unplug
-    eventually 10 sh -c "rmmod ambience_test_i2c 2>/dev/null" ||
+    wait_for 10 sh -c "rmmod ambience_test_i2c 2>/dev/null" ||
         { echo "the adapter stayed in use"; daemon_describe "$dir"; return 1; }
     [ ! -e "/dev/i2c-$old" ] || { echo "/dev/i2c-$old is still there"; return 1; }
-    eventually "$(fault_bound)" shows_a_held_fault "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for "$(fault_bound)" shows_a_held_fault "$dir" regular || { daemon_describe "$dir"; return 1; }
     rig_insmod ambience-test-i2c nr="$new" || return 1
     [ "$(i2c_bus_by_name "$TEST_ADAPTER_NAME")" = "$new" ] || { echo "the adapter is not on bus $new"; return 1; }
     bh1750_set_lux 300
     # The cooldown may have reached its ceiling while the adapter was away.
-    eventually $((RECOVERY_BOUND + 2)) shows_recovered "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for $((RECOVERY_BOUND + 2)) shows_recovered "$dir" regular || { daemon_describe "$dir"; return 1; }
     expect_equal "$pid" "$(daemon_pid "$dir")" "the daemon's process"
     # A new adapter holds a chip in its power-on state: set up again from power on.
     [[ "$(bh1750_log)" == "01 07 "* ]] || { echo "writes on the new bus: $(bh1750_log)"; return 1; }

@@ -26,7 +26,7 @@ kernel_driver_read_through_iio() {
     # Whatever happens below, the address goes back to i2c-dev for the scenarios after this one.
     trap 'echo 0x23 >/sys/bus/i2c/devices/i2c-$BH1750_BUS/delete_device 2>/dev/null' EXIT
     echo bh1750 0x23 >"/sys/bus/i2c/devices/i2c-$BH1750_BUS/new_device"
-    eventually 5 iio_device_named bh1750 >/dev/null || { echo "no IIO device for the bh1750"; return 1; }
+    wait_for 5 iio_device_named bh1750 >/dev/null || { echo "no IIO device for the bh1750"; return 1; }
 
     expect_exit 0 "$AMBIENCE" probe
     grep -q "^iio:device[0-9]* 'bh1750' (kernel driver on $client): [0-9.]* lux; read it with kind = \"iio\", device = \"bh1750\"" \
@@ -38,15 +38,15 @@ kernel_driver_read_through_iio() {
 
     daemon_config "$dir" iio bh1750 ""
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
     pid=$(daemon_pid "$dir")
     iio_lux=$(state_file_lux "$dir")
 
     # Unbound mid-run: the IIO device goes, a fault; bound again (a new iio:deviceN): recovered.
     echo "$client" >/sys/bus/i2c/drivers/bh1750/unbind
-    eventually "$(fault_bound)" shows_a_held_fault "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for "$(fault_bound)" shows_a_held_fault "$dir" regular || { daemon_describe "$dir"; return 1; }
     echo "$client" >/sys/bus/i2c/drivers/bh1750/bind
-    eventually $((RECOVERY_BOUND + 2)) shows_recovered "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for $((RECOVERY_BOUND + 2)) shows_recovered "$dir" regular || { daemon_describe "$dir"; return 1; }
     expect_equal "$pid" "$(daemon_pid "$dir")" "the daemon's process"
     expect_equal regular "$(pipe_states "$dir")" "states the reader was told"
     daemon_stop "$dir"

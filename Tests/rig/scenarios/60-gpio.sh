@@ -11,7 +11,7 @@ a_busy_line_stops_the_start() {
     holder=$!
     # shellcheck disable=SC2064 # the holder's pid is fixed now
     trap "kill $holder 2>/dev/null" EXIT
-    eventually 5 gpio_sim_reads "$CONTRAST_LINE" 1
+    wait_for 5 gpio_sim_reads "$CONTRAST_LINE" 1
     # timeout: a daemon that starts anyway must fail this check, not hang it.
     expect_exit 1 timeout 20 "$AMBIENCE" run --config "$dir/ambience.toml"
     grep -q "gpio.lines.contrast: line $CONTRAST_LINE of $GPIO_CHIP ($GPIO_SIM_LABEL) is busy, held by 'gpioset'" \
@@ -24,4 +24,4 @@ a_busy_line_stops_the_start() {
 }
 
 check "a line held by gpioset: ambience run exits 1 naming the line and its consumer" a_busy_line_stops_the_start
-check "libgpiod 2.x build: a line held by gpioset" with_gpiod2 a_busy_line_stops_the_start
+check_gpiod2 "libgpiod 2.x build: a line held by gpioset" a_busy_line_stops_the_start

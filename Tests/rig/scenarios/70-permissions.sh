@@ -56,7 +56,7 @@ unprivileged_daemon_works() {
     bh1750_set_lux 5
     daemon_config "$dir" bh1750 "$BH1750_BUS" 0x23
     daemon_start "$dir" as_user "$I2C_GID,$GPIO_GID" --
-    eventually 5 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" invert || { daemon_describe "$dir"; return 1; }
     expect_equal "$NOBODY_UID" "$(stat -c %u "/proc/$(daemon_pid "$dir")")" "the daemon's user"
     light_step "$dir" regular "$BH1750_DELAY" bh1750_light 300
     daemon_stop "$dir"
@@ -87,5 +87,5 @@ check "the rig's rig_grant_device_groups matches the rules' GROUP and MODE" rig_
 check "the daemon as nobody in the i2c and gpio groups works" unprivileged_daemon_works
 check "without the gpio group: exit 1 with the hint" without_the_gpio_group_it_stops_with_the_hint
 check "without the i2c group: exit 1 with the hint" without_the_i2c_group_it_stops_with_the_hint
-check "libgpiod 2.x build: the daemon as nobody in both groups works" with_gpiod2 unprivileged_daemon_works
-check "libgpiod 2.x build: without the gpio group, exit 1 with the hint" with_gpiod2 without_the_gpio_group_it_stops_with_the_hint
+check_gpiod2 "libgpiod 2.x build: the daemon as nobody in both groups works" unprivileged_daemon_works
+check_gpiod2 "libgpiod 2.x build: without the gpio group, exit 1 with the hint" without_the_gpio_group_it_stops_with_the_hint

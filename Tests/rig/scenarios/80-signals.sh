@@ -47,12 +47,12 @@ sigterm_turns_every_line_off_then_releases_them() {
     bh1750_set_lux 20000
     daemon_config "$dir" bh1750 "$BH1750_BUS" 0x23
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" contrast || { daemon_describe "$dir"; return 1; }
     # Two lines lit at the signal: the state's and, with the sensor gone, the fault line.
     # shellcheck disable=SC2064 # DIR is fixed now
     trap "bh1750_replug; gpio_trace_stop; daemon_kill '$dir'" EXIT
     bh1750_unplug
-    eventually "$(fault_bound)" daemon_shows "$dir" contrast 1 || { daemon_describe "$dir"; return 1; }
+    wait_for "$(fault_bound)" daemon_shows "$dir" contrast 1 || { daemon_describe "$dir"; return 1; }
     expect_equal "ambience output" "$(gpio_line_info "$GPIO_CHIP" "$CONTRAST_LINE")" "the lit line (consumer, direction)"
     gpio_trace_start
     daemon_stop "$dir"
@@ -71,7 +71,7 @@ sigterm_turns_every_line_off_then_releases_them() {
     [[ " $sets " != *"=1 "* ]] || { echo "a line set on at shutdown: '$sets'"; return 1; }
     log_has "$dir" '^<5>signal 15: shutting down'
     # The reader sees the end of the pipe.
-    eventually 5 reader_gone "$dir"
+    wait_for 5 reader_gone "$dir"
 }
 
 reader_gone() {  # reader_gone DIR
@@ -84,7 +84,7 @@ sighup_applies_a_new_threshold_without_a_restart() {
     bh1750_set_lux 300
     daemon_config "$dir" bh1750 "$BH1750_BUS" 0x23
     daemon_start "$dir"
-    eventually 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
+    wait_for 5 daemon_shows "$dir" regular || { daemon_describe "$dir"; return 1; }
     pid=$(daemon_pid "$dir")
     # 300 lx is dark for the new invert|regular boundary.
     DAEMON_INVERT_REGULAR="{ fall = 400, rise = 600 }" daemon_config "$dir" bh1750 "$BH1750_BUS" 0x23
@@ -97,7 +97,7 @@ sighup_applies_a_new_threshold_without_a_restart() {
     # configuration it runs: 1000 lx is above its rise of 600.
     sed -i 's/^invert_regular = .*/invert_regular = { fall = 700, rise = 600 }/' "$dir/ambience.toml"
     daemon_signal "$dir" HUP
-    eventually 5 log_has "$dir" '^<3>reload rejected, keeping the running configuration:$'
+    wait_for 5 log_has "$dir" '^<3>reload rejected, keeping the running configuration:$'
     # The same FILE:LINE: KEY: message line that `ambience check` prints.
     log_has "$dir" '^<3>.*ambience\.toml:[0-9]*: thresholds\.invert_regular: fall \(700(\.0)?\) must be below rise'
     light_step "$dir" regular "$BH1750_DELAY" bh1750_light 1000
@@ -107,5 +107,5 @@ sighup_applies_a_new_threshold_without_a_restart() {
 
 check "SIGTERM (state and fault lit): exit 0, every line set off by the daemon, then released" sigterm_turns_every_line_off_then_releases_them
 check "SIGHUP: a new threshold applies without a restart; an invalid file is refused" sighup_applies_a_new_threshold_without_a_restart
-check "libgpiod 2.x build: SIGTERM (state and fault lit) sets every line off, then releases them" with_gpiod2 sigterm_turns_every_line_off_then_releases_them
-check "libgpiod 2.x build: SIGHUP with a new threshold" with_gpiod2 sighup_applies_a_new_threshold_without_a_restart
+check_gpiod2 "libgpiod 2.x build: SIGTERM (state and fault lit) sets every line off, then releases them" sigterm_turns_every_line_off_then_releases_them
+check_gpiod2 "libgpiod 2.x build: SIGHUP with a new threshold" sighup_applies_a_new_threshold_without_a_restart
