@@ -193,10 +193,11 @@ let package = Package(
             ],
             path: "Benchmarks/AmbienceBench"),
 
-        // What the test targets share (a scratch directory); no production target imports it.
-        .target(name: "AmbienceTestSupport", dependencies: ["AmbienceSystem"], path: "Tests/TestSupport"),
-        .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore"]),
-        .testTarget(name: "AmbienceRecordTests", dependencies: ["AmbienceCore", "AmbienceRecord"]),
+        // What the test targets share (the scripted loop waiter, scratch directories, input devices
+        // as files, the engine's hand-written fixtures); no production target imports it.
+        .target(name: "AmbienceTestSupport", dependencies: ["AmbienceCore", "AmbienceSystem"], path: "Tests/TestSupport"),
+        .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore", "AmbienceTestSupport"]),
+        .testTarget(name: "AmbienceRecordTests", dependencies: ["AmbienceCore", "AmbienceRecord", "AmbienceTestSupport"]),
         .testTarget(
             name: "AmbienceDisplayProtocolsTests", dependencies: ["AmbienceCore", "AmbienceDisplayProtocols"]),
         .testTarget(name: "AmbiencePlotTests", dependencies: ["AmbienceCore", "AmbiencePlot", "AmbienceRecord"]),

@@ -1,4 +1,5 @@
 import AmbienceCore
+import AmbienceTestSupport
 import Testing
 
 struct EngineStartupTests {

@@ -1,5 +1,6 @@
 import AmbienceCore
 import AmbienceRecord
+import AmbienceTestSupport
 import Testing
 
 struct LightRecordTests {
