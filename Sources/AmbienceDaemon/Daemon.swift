@@ -152,11 +152,18 @@ public final class Daemon: EventSource {
         // the sample (a sample right at the fault's deadline is in time).
         let horizon = cadence.schedule.due
         dispatch(engine.advance(to: min(clock.now, horizon.nextDown)))
-        var turns: [OutputTurn] = []
+        // The earliest of the outputs' dues, apart for those that may ride on a nearby wake-up.
+        var outputsDue = Double.infinity
+        var ridingDue = Double.infinity
         for output in outputs.all {
             let turn = output.advance(now: clock.now)
             if turn.hasNews { announceCurrent() }
-            turns.append(turn)
+            guard let due = turn.due else { continue }
+            if turn.ridesOnNearbyWake {
+                ridingDue = min(ridingDue, due)
+            } else {
+                outputsDue = min(outputsDue, due)
+            }
         }
         // Sinks are polled at most a second apart. When samples come more often than that,
         // the poll rides on a sample's wake-up (due a sample early, so the gap stays within
@@ -172,13 +179,9 @@ public final class Daemon: EventSource {
         if let due = service.feedWatchdog() { deadline = min(deadline, due) }
         if !pollRidesOnSamples { deadline = min(deadline, cadence.nextPoll) }
         if let due = engine.nextDeadline, due < horizon { deadline = min(deadline, due) }
-        for turn in turns where !turn.ridesOnNearbyWake {
-            if let due = turn.due { deadline = min(deadline, due) }
-        }
+        deadline = min(deadline, outputsDue)
         // What may ride on a wake-up due within a microsecond after it wakes nothing of its own.
-        for turn in turns where turn.ridesOnNearbyWake {
-            if let due = turn.due, due < deadline - 1e-6 { deadline = due }
-        }
+        if ridingDue < deadline - 1e-6 { deadline = ridingDue }
         if let end = cadence.end { deadline = min(deadline, end) }
         cadence.nextWake = deadline
     }

@@ -17,6 +17,9 @@ final class DisplayOutput: Output {
     private let wallClock: () -> Double
     /// The configuration its overrides are kept under.
     private var configuration: DaemonConfiguration?
+    /// Whether the display is a Wayland session's outputs, asked through the lines: read once
+    /// per configuration, not at every line.
+    private var asksSession = false
     private var device: (any DisplaySwitch)?
     /// The touchscreens that wake the display; nil without `[display] touch`.
     private var touch: TouchScreens?
@@ -51,6 +54,7 @@ final class DisplayOutput: Output {
 
     func start(_ configuration: DaemonConfiguration, at time: Double) {
         self.configuration = configuration
+        asksSession = configuration.displayDevice == .session
         engine = configuration.display.map { DisplaySleepEngine(configuration: $0.sleep) }
         asked = nil
     }
@@ -66,6 +70,7 @@ final class DisplayOutput: Output {
     /// the override kept for it.
     func reconfigure(from running: DaemonConfiguration, to next: DaemonConfiguration, at time: Double) {
         configuration = next
+        asksSession = next.displayDevice == .session
         switch (engine, next.display) {
         case (nil, let settings?):
             engine = DisplaySleepEngine(configuration: settings.sleep)
@@ -81,9 +86,8 @@ final class DisplayOutput: Output {
     }
 
     func observe(_ row: inout LightRecord.Row) {
-        guard engine != nil else { return }
-        let minuteOfDay =
-            configuration?.display?.sleep.awake.isEmpty == false ? WallClock.minuteOfDay(wallClock()) : nil
+        guard let awake = engine?.configuration.awake else { return }
+        let minuteOfDay = awake.isEmpty ? nil : WallClock.minuteOfDay(wallClock())
         engine?.ingest(lux: row.lux, filtered: row.filtered, at: row.time, minuteOfDay: minuteOfDay)
     }
 
@@ -158,7 +162,7 @@ final class DisplayOutput: Output {
     /// What the lines ask of a Wayland session's outputs (`display_asked`); nil for every other
     /// display.
     private var askedOfSession: DisplayPower? {
-        configuration?.displayDevice == .session ? request : nil
+        asksSession ? request : nil
     }
 
     /// The display's power as the event lines carry it: what the device says, or, while it

@@ -13,6 +13,8 @@ final class RecordOutput: Output {
     private let logger: Logger
     /// The configuration the rows are being made under.
     private var configuration: DaemonConfiguration?
+    /// `[record] flush_interval`, read once per configuration rather than at every sample.
+    private var flushInterval = DaemonConfiguration.RecordSettings.defaultFlushInterval
     /// How many of the record's rows (`LightRecord.appended`) the store has, and since when.
     private var persistedRows = 0
     private var lastPersisted = 0.0
@@ -28,6 +30,7 @@ final class RecordOutput: Output {
 
     func start(_ configuration: DaemonConfiguration, at time: Double) {
         self.configuration = configuration
+        flushInterval = configuration.record.flushInterval
         store = stores(configuration)
         lastPersisted = time
     }
@@ -43,14 +46,15 @@ final class RecordOutput: Output {
         }
         if moves { store = stores(next) }
         configuration = next
+        flushInterval = next.record.flushInterval
     }
 
     func sampled(_ row: LightRecord.Row) {
         record.append(row)
-        guard store != nil, let configuration else { return }
+        guard store != nil else { return }
         // Rows go to disk in batches: at most every flush interval, or sooner when the ring would
         // otherwise drop rows not yet written.
-        if row.time - lastPersisted >= configuration.record.flushInterval
+        if row.time - lastPersisted >= flushInterval
             || record.appended - persistedRows >= record.capacity / 2
         {
             persist(at: row.time)
