@@ -84,8 +84,8 @@ public struct DisplaySleepConfiguration: Equatable, Sendable {
             "must be more than sleep_below (\(sleepBelow) lux), so light between the two moves nothing,"
                 + " not \(wakeAbove)")
         try require(
-            sleepAfter.isFinite && sleepAfter >= 60 && sleepAfter <= 86_400, .sleepAfter,
-            "must be a minute to a day, not \(sleepAfter) seconds")
+            sleepAfter.isFinite && sleepAfter >= 15 && sleepAfter <= 86_400, .sleepAfter,
+            "must be 15 seconds to a day, not \(sleepAfter) seconds")
         try require(
             wakeAfter.isFinite && wakeAfter >= 0 && wakeAfter <= 600, .wakeAfter,
             "must be 0 to 600 seconds, not \(wakeAfter)")

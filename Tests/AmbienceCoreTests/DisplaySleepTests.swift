@@ -214,7 +214,8 @@ struct DisplaySleepEngineTests {
         #expect(
             refusal { () throws(ConfigurationError) in try .init(sleepBelow: 5, wakeAbove: 5) } == "wakeAbove"
         )
-        #expect(refusal { () throws(ConfigurationError) in try .init(sleepAfter: 30) } == "sleepAfter")
+        #expect(refusal { () throws(ConfigurationError) in try .init(sleepAfter: 14.9) } == "sleepAfter")
+        #expect(refusal { () throws(ConfigurationError) in try .init(sleepAfter: 15) } == nil)
         #expect(refusal { () throws(ConfigurationError) in try .init(wakeAfter: -1) } == "wakeAfter")
         #expect(refusal { () throws(ConfigurationError) in try .init() } == nil)
     }

@@ -50,7 +50,8 @@ import Testing
         ("sleep_below = 0", "4: display.sleep_below: must be more than 0 lux, not 0.0"),
         ("sleep_below = 20", "3: display.wake_above: must be more than sleep_below (20.0 lux)"),
         ("wake_above = 3", "4: display.wake_above: must be more than sleep_below (3.0 lux)"),
-        ("sleep_after = 0.5", "4: display.sleep_after: must be 1 to 1440 minutes of darkness, not 0.5"),
+        ("sleep_after = 0.2", "4: display.sleep_after: must be 0.25 to 1440 minutes of darkness, not 0.2"),
+        ("sleep_after = 1441", "4: display.sleep_after: must be 0.25 to 1440 minutes of darkness, not 1441"),
         ("wake_after = 601", "4: display.wake_after: must be 0 to 600 seconds, not 601.0"),
         ("awake = '07:00-22:00'", "4: display.awake: must be an array of times of day"),
         ("awake = ['7-22']", "4: display.awake[0]: must be a time of day \"HH:MM-HH:MM\""),
@@ -63,6 +64,12 @@ import Testing
         let errors = Fixture.errors(Fixture.minimal("[display]\n" + line + "\n"))
         #expect(errors.count == 1)
         #expect(errors.first?.hasPrefix("\(Self.file):\(expected)") == true, "\(errors)")
+    }
+
+    @Test func aQuarterOfAMinuteIsTheLeastDarkness() throws {
+        let configuration = try Fixture.load(Fixture.minimal("[display]\nsleep_after = 0.25\n"))
+        #expect(try #require(configuration.display).sleep.sleepAfter == 15)
+        #expect(configuration.tomlText.contains("\nsleep_after = 0.25\n"))
     }
 
     @Test func theTableReadsBackAsCheckPrintsIt() throws {

@@ -435,7 +435,7 @@ display_sleep_config() {  # display_sleep_config DIR DEVICE [LINES]
 device = "$2"
 sleep_below = 3
 wake_above = 10
-sleep_after = 1
+sleep_after = 0.25
 wake_after = 1
 ${3:-}
 EOF

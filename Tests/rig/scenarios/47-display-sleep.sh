@@ -2,7 +2,7 @@
 # `ambience run` with [display] puts the test module's displays to sleep and wakes them through
 # the real kernel (docs/display-sleep.md): its backlight class device by bl_power, its DDC/CI
 # monitor by VCP 0xD6 (ddc:BUS) as each of the module's four monitors (ddc_power_quirk 0 to 3).
-# The room sleeps the backlight after a minute of darkness (sleep_after = 1, the least there is)
+# The room sleeps the backlight after 15 s of darkness (sleep_after = 0.25, the least there is)
 # and the light wakes it; `ambience display off|on|auto` override it; a backlight that turns
 # itself back on is put back to sleep once, then left on and reported on; a stopping daemon
 # leaves it awake. The monitor sleeps in standby (2) whichever kind it is, and one that a read
@@ -15,8 +15,8 @@
 # The display helpers (display_sleep_config, display_becomes, log_says, ...) are in
 # Tests/rig/daemon.sh, shared with 48-touch.sh.
 
-# The minute of darkness (sleep_after = 1) before the backlight sleeps, and the same margin.
-DISPLAY_DARK_WAIT=$((60 + DISPLAY_WAIT))
+# The 15 s of darkness (sleep_after = 0.25) before the backlight sleeps, and the same margin.
+DISPLAY_DARK_WAIT=$((15 + DISPLAY_WAIT))
 
 the_room_and_the_overrides_sleep_and_wake_the_backlight() {
     local dir=$RIG_WORK/display-backlight name=ambience-test video_gid bl_power=$TEST_BACKLIGHT/bl_power start
@@ -33,9 +33,9 @@ the_room_and_the_overrides_sleep_and_wake_the_backlight() {
     trap "daemon_kill '$dir'; echo 0 >'$bl_power'" EXIT
     expect_equal "$NOBODY_UID" "$(stat -c %u "/proc/$(daemon_pid "$dir")")" "the daemon's user"
     display_becomes "$dir" backlight_power_is 0 on "lit at start"
-    # The room: a minute of darkness sleeps it, the light wakes it.
+    # The room: 15 s of darkness sleeps it, the light wakes it.
     bh1750_light "$DISPLAY_DARK"
-    display_becomes "$dir" backlight_power_is 4 off "the room dark (sleep_after 60 s)" "$DISPLAY_DARK_WAIT"
+    display_becomes "$dir" backlight_power_is 4 off "the room dark (sleep_after 15 s)" "$DISPLAY_DARK_WAIT"
     log_says "$dir" 1 "display $name: asleep (the room stayed dark)"
     bh1750_light "$DISPLAY_LIT"
     display_becomes "$dir" backlight_power_is 0 on "the light on (wake_after 1 s)"
@@ -142,10 +142,10 @@ a_monitor_woken_by_a_read_sleeps_unread() {
     display_monitor_off_and_on 3
 }
 
-# The backlight waits out a minute of darkness under emulation: far more than the default minute.
+# The backlight's check waits out 15 s of darkness and two 5 s reads under emulation.
 display_saved_timeout=$CHECK_TIMEOUT
 CHECK_TIMEOUT=300
-check "the daemon sleeps the backlight (bl_power 4) after a minute's dark, wakes it in light, display off/auto; put back once, then left on; awake after a stop" \
+check "the daemon sleeps the backlight (bl_power 4) after 15 s of dark, wakes it in light, display off/auto; put back once, then left on; awake after a stop" \
     the_room_and_the_overrides_sleep_and_wake_the_backlight
 check "display off puts the DDC/CI monitor in standby and display on wakes it, honest, deaf when off, reading standby for off (quirks 0-2)" \
     the_monitor_sleeps_in_standby_whatever_its_kind

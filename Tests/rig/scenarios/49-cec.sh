@@ -12,9 +12,9 @@
 # the reader and the state file are told. The daemon runs as nobody in the video group, which
 # owns /dev/cecN as Debian's udev rules make it. Every wait is bounded.
 
-# The minute of darkness (sleep_after = 1) and the margin; cec-follower's TV takes seconds in
+# The 15 s of darkness (sleep_after = 0.25) and the margin; cec-follower's TV takes seconds in
 # each transition, which it reports as "to-standby" and "to-on".
-CEC_DARK_WAIT=$((60 + DISPLAY_WAIT))
+CEC_DARK_WAIT=$((15 + DISPLAY_WAIT))
 CEC_TV_LOG=$RIG_WORK/cec-tv.log
 
 # The vivid adapter named NAME: its number, N of /dev/cecN.
@@ -183,9 +183,9 @@ the_tv_sleeps_with_the_room() {
     # A TV that is on when the daemon starts is left on its input.
     tv_received_is "$dir" 0 ACTIVE_SOURCE "at start"
     tv_received_is "$dir" 0 IMAGE_VIEW_ON "at start"
-    # The room: a minute of darkness sleeps the TV, the light wakes it on this input.
+    # The room: 15 s of darkness sleeps the TV, the light wakes it on this input.
     bh1750_light "$DISPLAY_DARK"
-    cec_becomes "$dir" standby off "the room dark (sleep_after 60 s)" "$CEC_DARK_WAIT"
+    cec_becomes "$dir" standby off "the room dark (sleep_after 15 s)" "$CEC_DARK_WAIT"
     log_says "$dir" 1 "display cec$CEC_PORT: asleep (the room stayed dark)"
     tv_received_is "$dir" 1 STANDBY "after the dark"
     bh1750_light "$DISPLAY_LIT"
@@ -230,10 +230,10 @@ a_tv_that_pulled_hot_plug_is_woken_from_unregistered() {
     log_says "$dir" 0 "turned itself"
 }
 
-# cec-follower's TV takes seconds in each transition, and the room a minute of darkness.
+# cec-follower's TV takes seconds in each transition, and the room 15 s of darkness.
 cec_saved_timeout=$CHECK_TIMEOUT
 CHECK_TIMEOUT=300
-check "the daemon puts a CEC TV (vivid, cec-follower) in standby after a minute's dark and wakes it on its input in light, leaves it on its input at start, awake after a stop" \
+check "the daemon puts a CEC TV (vivid, cec-follower) in standby after 15 s of dark and wakes it on its input in light, leaves it on its input at start, awake after a stop" \
     the_tv_sleeps_with_the_room
 # The newer vivid takes an unwired output off the CEC bus too, and the TV's EDID is one for all
 # its inputs: no control pulls one port's hot-plug low and leaves it on the bus.

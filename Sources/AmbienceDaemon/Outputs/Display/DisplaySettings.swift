@@ -104,7 +104,8 @@ extension DaemonConfiguration {
     }
 
     /// `[display]`: the display, and when it sleeps. `sleep_after` is in minutes, as people say
-    /// it; the engine counts seconds.
+    /// it; the engine counts seconds. A quarter of a minute at least: a hallway's panel may sleep
+    /// soon after the light goes, but not at a passing shadow.
     static let display = ConfigurationTable<DisplayValues>([
         .value(
             "device",
@@ -116,9 +117,9 @@ extension DaemonConfiguration {
         .number(
             "sleep_after", get: { $0.sleepAfter / 60 }, set: { $0.sleepAfter = $1 * 60 },
             refusing: { minutes in
-                minutes.isFinite && minutes >= 1 && minutes <= 1440
+                minutes.isFinite && minutes >= 0.25 && minutes <= 1440
                     ? nil
-                    : "must be 1 to 1440 minutes of darkness, not \(ConfigurationFormat.number(minutes))"
+                    : "must be 0.25 to 1440 minutes of darkness, not \(ConfigurationFormat.number(minutes))"
             }),
         .number("wake_after", get: { $0.wakeAfter }, set: { $0.wakeAfter = $1 }),
         .value(
