@@ -1,6 +1,9 @@
 # Ambience. The two commands a new machine needs are `make demo` and `make test` (as root on
 # Debian 12 with the Swift toolchain in /opt/swift or on PATH); both set up what they need first.
-SHELL := /bin/bash
+# Each recipe line in bash, timed under its target's name when make test asks
+# (scripts/step-times.sh).
+SHELL := $(CURDIR)/scripts/step-times.sh
+.SHELLFLAGS = --target=$@ -c
 export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 BIN := .build/debug/ambience
@@ -60,12 +63,25 @@ demo: build
 
 # prepare-tests starts the roots, the venv and the rigs' setup in the background (see
 # scripts/prepare-tests.sh): on a new machine they are made while the first steps compile.
+# The two rigs run last, one after the other; their guests wait on emulated time and leave the
+# host's cores mostly idle, so the builds that time nothing run beside them, niced
+# (scripts/beside.sh). Every step's time is printed at the end (scripts/step-times.sh).
 # rig-test-deb is left out for time: make test-system runs the package as installed.
 # test-gpiod2 is left out too: test-swift6.0 runs every suite against trixie's libgpiod 2, and
 # test-system the Embedded build against it on gpio-sim.
-test: setup prepare-tests lint unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test fuzz \
-	test-swift6.0 rig-test deb-test test-system
+TEST_STEPS := unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test deb-test
+TEST_GUEST_STEPS := rig-test test-system
+TEST_BESIDE_GUESTS := lint embedded-lint fuzz test-swift6.0
+STEP_TIMES ?= $(CURDIR)/.build/step-times
+test: export STEP_TIMES := $(STEP_TIMES)
+test: test-clock setup prepare-tests $(TEST_STEPS) test-in-guests
 	scripts/prepare-tests.sh --wait
+	scripts/step-times.sh --report $(STEP_TIMES)
+.PHONY: test-clock test-in-guests
+test-clock:
+	mkdir -p .build && rm -f $(STEP_TIMES)
+test-in-guests: build embedded-gpiod2
+	scripts/beside.sh .build/beside-guests.log "$(MAKE) -j1 $(TEST_BESIDE_GUESTS)" -- $(MAKE) -j1 $(TEST_GUEST_STEPS)
 
 .PHONY: prepare-tests
 prepare-tests: setup
@@ -83,6 +99,11 @@ cli-test: embedded
 # ambience-run answering as the portable build does.
 embedded-test: build embedded
 	Tests/embedded/run.sh $(BIN) $(EMBEDDED_DIR)
+# Every program's modules built unoptimised with line tables, failing on each interpolation
+# Embedded Swift prints as a placeholder, which the compiler does not warn of.
+.PHONY: embedded-lint
+embedded-lint: setup
+	SWIFT=$(SWIFT) scripts/embedded-build.sh --lint
 
 # ambience serve over real loopback sockets, driven by a simulated daemon (Tests/serve/run.py).
 serve-test: embedded

@@ -382,11 +382,12 @@ hang_watchdog() {
 }
 
 # [sensor] interval = 15 under the unit's WatchdogSec=10: the loop feeds the watchdog on a deadline
-# of its own, whatever the sample interval (docs/daemon.md, "systemd notification"). 75 s (five
-# samples, seven watchdog periods) of real time with the same MainPID and no restart; then a SIGSTOP with the long interval still
-# ends in a restart (hang_watchdog).
+# of its own, whatever the sample interval (docs/daemon.md, "systemd notification"). 45 s (three
+# samples, four watchdog periods, each gap between samples longer than one) of real time with the
+# same MainPID and no restart; then a SIGSTOP with the long interval still ends in a restart
+# (hang_watchdog).
 # make watchdog-soak sets it longer on the rig's disk.
-LONG_INTERVAL_SECONDS=$(cat "$R/long-interval-seconds" 2>/dev/null || echo 75)
+LONG_INTERVAL_SECONDS=$(cat "$R/long-interval-seconds" 2>/dev/null || echo 45)
 watchdog_age() {  # seconds since the daemon's last WATCHDOG=1, as systemd saw it
     awk -v up="$(now)" -v t="$(systemctl show -P WatchdogTimestampMonotonic ambience)" 'BEGIN { printf "%.1f", up - t / 1e6 }'
 }
@@ -710,7 +711,7 @@ display_labwc() {
     # The kiosk's user (pi, in the group ambience) writes the control pipe, as ambience check asks.
     sed -i 's/^control_mode = 0o600 .*/control_mode = 0o620\ncontrol_group = "ambience"/' "$CONFIG"
     grep -q '^control_group = "ambience"' "$CONFIG" || fail "no control_mode = 0o600 line to change"
-    printf '\n[display]\ndevice = "wayland"\nsleep_after = 1\n' >>"$CONFIG"
+    printf '\n[display]\ndevice = "wayland"\nsleep_after = 0.25\n' >>"$CONFIG"
     as_pi ambience check >/tmp/check-display.out || { cat /tmp/check-display.out; fail "ambience check"; }
     if grep 'device = "wayland": ambience kiosk' /tmp/check-display.out; then
         fail "ambience check says the kiosk cannot do its part"
@@ -726,7 +727,7 @@ display_labwc() {
     echo "lines: on, asked on; wlopm: $(in_session wlopm)"
     lux 0
     t0=$(now)
-    # sleep_after is a minute of darkness, after the smoothed light has fallen below sleep_below.
+    # sleep_after is 15 s of darkness, after the smoothed light has fallen below sleep_below.
     wait_for 150 outputs_are off
     echo "dark at $t0 s: outputs off at $(now) s; wlopm: $(in_session wlopm)"
     wait_for "$WAIT" lines_say "off off"

@@ -1,0 +1,24 @@
+#!/bin/bash
+# scripts/beside.sh LOG BACKGROUND -- FOREGROUND...
+# Runs the shell line BACKGROUND, niced, with its output into LOG, while FOREGROUND... runs as
+# usual; then waits for BACKGROUND, prints LOG, and fails if either failed. make test runs its
+# builds beside the emulated guests, whose waits on emulated time leave the host's cores mostly
+# idle (docs/tests.md, "How long it takes"): niced, they take what the guests leave and slow
+# no check that times the guests.
+set -uo pipefail
+log=${1:?LOG}
+background=${2:?BACKGROUND}
+[ "${3:-}" = -- ] || { echo "usage: $0 LOG BACKGROUND -- FOREGROUND..." >&2; exit 2; }
+shift 3
+mkdir -p "$(dirname "$log")"
+nice -n 19 bash -c "$background" >"$log" 2>&1 </dev/null &
+beside=$!
+echo "beside: '$background' started, its output in $log"
+"$@"
+status=$?
+wait "$beside"
+beside_status=$?
+echo "beside: '$background' ended with status $beside_status; its output:"
+cat "$log"
+[ "$beside_status" = 0 ] || { echo "beside: '$background' failed (status $beside_status)"; exit 1; }
+exit "$status"
