@@ -65,9 +65,10 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
     public private(set) var written: UInt16?
     /// The fault in progress, as logged.
     public private(set) var fault: String?
-    /// The power as the monitor last read it back (or as last written, for one that a read
-    /// wakes); nil when unknown.
-    public private(set) var power: DisplayPower?
+    /// The power as the monitor last read it back after the latest wish was written (or as
+    /// last written, for one that a read wakes); nil when unknown.
+    public var power: DisplayPower? { readback.power }
+    private var readback = PowerReadback()
     /// The latest power asked for, and the power last written successfully.
     private var powerWish: DisplayPower?
     private var powerWritten: DisplayPower?
@@ -79,6 +80,8 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
     private var confirmingSleep = false
     /// The feature of the Get whose reply is awaited.
     private var pendingGet: UInt8?
+    /// Which wish the power read awaited was asked after.
+    private var pendingPowerRead: PowerReadback.Token?
 
     /// When the reply to an outstanding Get may be read.
     private var replyDue: Double?
@@ -132,6 +135,10 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
     public func set(power wish: DisplayPower, now: Double) {
         guard !isClosed else { return }
         powerWish = wish
+        // Asked again for what was written while it reads otherwise (a monitor that turned
+        // itself on): written again.
+        if wish == powerWritten, let power, power != wish { powerWritten = nil }
+        if wish != powerWritten { readback.wished() }
         _ = poll(now: now)
     }
 
@@ -211,6 +218,7 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
         do {
             try bus?.write(DDCCI.getRequest(code), to: address)
             pendingGet = code
+            pendingPowerRead = code == DDCCI.powerMode ? readback.asking() : nil
             replyDue = now + DDCCI.replyDelay
         } catch {
             failed(Self.describe(error), now: now)
@@ -262,10 +270,10 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
         confirmingSleep = false
         if wish == .off, readWakes == true {
             // Not read while it sleeps: it is what was written.
-            power = .off
+            readback.written(known: .off)
             powerCheckAt = nil
         } else {
-            power = nil
+            readback.written()
             powerCheckAt = now + Self.powerSettle
         }
     }
@@ -276,6 +284,9 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
             return failed("Get VCP 0xD6: \(mode) is not a power mode", now: now)
         }
         let reading: DisplayPower = mode == Self.onMode ? .on : .off
+        // Asked before the latest wish was written: it says nothing of the monitor now. The
+        // wish is written next, and the power read after it.
+        guard let token = pendingPowerRead, readback.counts(token) else { return }
         if confirmingSleep {
             confirmingSleep = false
             readWakes = reading == .on && powerWritten == .off
@@ -284,12 +295,12 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
                     "\(name): reading its power wakes this monitor: it is put back to sleep and not read while it sleeps"
                 )
                 powerWritten = nil  // the sleep is written again
-                power = nil
+                readback.forget()
                 powerCheckAt = nil
                 return
             }
         }
-        power = reading
+        readback.answered(reading, to: token)
         if reading == .off, powerWritten == .off, readWakes == nil {
             confirmingSleep = true
             powerCheckAt = now + Self.powerSettle
@@ -327,11 +338,12 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
         fault = message
         maximum = nil
         written = nil
-        power = nil
+        readback.forget()
         powerWritten = nil
         confirmingSleep = false
         if powerCheckAt != nil || powerWish != nil { powerCheckAt = now + Self.retryInterval }
         pendingGet = nil
+        pendingPowerRead = nil
         replyDue = nil
         busFreeAt = now + DDCCI.messageDelay
         retryAt = now + Self.retryInterval

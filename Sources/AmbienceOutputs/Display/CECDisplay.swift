@@ -44,14 +44,14 @@ public final class CECDisplay: DisplaySwitch {
     private enum Purpose: Equatable {
         case command(DisplayPower)
         case activeSource
-        case powerStatus
-        /// A power status asked before the latest wish: its answer may be from before the TV
-        /// was told, so it says nothing.
-        case stalePowerStatus
+        /// A power status, asked after the wish the token names (`PowerReadback`: an answer to
+        /// one asked before the latest wish was sent says nothing).
+        case powerStatus(PowerReadback.Token)
     }
 
     public let name: String
-    public private(set) var power: DisplayPower?
+    public var power: DisplayPower? { readback.power }
+    private var readback = PowerReadback()
     /// What the TV last said, kept while `power` is unknown after a wish: the wish is sent at once
     /// when it differs, not after the next question.
     private var lastHeard: DisplayPower?
@@ -88,10 +88,7 @@ public final class CECDisplay: DisplaySwitch {
         // Told again: a TV that is not as told gets the command again, even one sent before;
         // what it says is unknown until it is asked after the command.
         sent = nil
-        power = nil
-        for index in pending.indices where pending[index].purpose == .powerStatus {
-            pending[index].purpose = .stalePowerStatus
-        }
+        readback.wished()
         _ = poll(now: now)
     }
 
@@ -161,7 +158,7 @@ public final class CECDisplay: DisplaySwitch {
         if !plugged {
             // No physical address: nothing shows this computer. A TV in standby pulls hot-plug
             // low, so that is asleep, and nothing but Image View On may be sent.
-            power = .off
+            readback.assume(.off)
             lastHeard = .off
             recovered("off (no hot-plug)")
         }
@@ -179,18 +176,20 @@ public final class CECDisplay: DisplaySwitch {
         }
         guard now >= checkAt else { return }
         guard let initiator, reportsPower != false else {
-            if reportsPower == false { power = sent }
+            if reportsPower == false { readback.assume(sent) }
             checkAt = now + Self.powerCheckInterval
             return
         }
-        send(CEC.powerStatusRequest(from: initiator), .powerStatus, reply: CEC.reportPowerStatus, now: now)
+        send(
+            CEC.powerStatusRequest(from: initiator), .powerStatus(readback.asking()),
+            reply: CEC.reportPowerStatus,
+            now: now)
     }
 
     /// Sends the wish; the power is unknown until the TV says it again.
     private func command(_ wish: DisplayPower, from initiator: UInt8?, at address: UInt16, now: Double) {
         switch (wish, initiator) {
         case (.on, let initiator):
-            power = nil
             send(CEC.imageViewOnMessage(from: initiator ?? CEC.unregistered), .command(.on), now: now)
             owesActiveSource = initiator == nil
             if let initiator {
@@ -199,7 +198,6 @@ public final class CECDisplay: DisplaySwitch {
                     now: now)
             }
         case (.off, let initiator?):
-            power = nil
             send(CEC.standbyMessage(from: initiator), .command(.off), now: now)
         case (.off, nil):
             sent = .off  // hot-plug is low: the TV is asleep already
@@ -245,19 +243,18 @@ public final class CECDisplay: DisplaySwitch {
             sent = wish
             changing = (wish, now)
             checkAt = now + Self.powerSettle
-            if reportsPower == false { power = wish }
+            readback.written(known: reportsPower == false ? wish : nil)
         case .activeSource:
             owesActiveSource = false
-        case .stalePowerStatus:
-            break
-        case .powerStatus:
+        case .powerStatus(let asked):
+            guard readback.counts(asked) else { break }
             checkAt = now + Self.powerCheckInterval
             guard case .received(let reply) = outcome.reply else {
                 if reportsPower != false {
                     log("display " + name + ": the TV does not report its power; it is reported as last told")
                 }
                 reportsPower = false
-                power = sent
+                readback.assume(sent)
                 return
             }
             guard let reading = CEC.power(inReport: reply) else {
@@ -267,12 +264,12 @@ public final class CECDisplay: DisplaySwitch {
             lastHeard = reading
             if let changing, reading != changing.power, now - changing.since < Self.transitionLimit {
                 // Still as it was: on its way, not refusing. Asked again in a second.
-                power = nil
+                readback.forget()
                 checkAt = now + Self.powerSettle
                 return
             }
             changing = nil
-            power = reading
+            readback.answered(reading, to: asked)
             recovered(reading.rawValue)
         }
     }
@@ -284,7 +281,7 @@ public final class CECDisplay: DisplaySwitch {
 
     private func failed(_ message: String, now: Double) {
         trouble.failed("display " + name + ": " + message + "; retrying every second")
-        power = nil
+        readback.forget()
         lastHeard = nil
         changing = nil
         sent = nil

@@ -27,7 +27,8 @@ public final class SysfsDisplayPower: DisplaySwitch {
     /// The setting: "auto", a device's name under the class directory, or its directory.
     public let device: String
     public private(set) var name: String
-    public private(set) var power: DisplayPower?
+    public var power: DisplayPower? { readback.power }
+    private var readback = PowerReadback()
     private let classDirectory: String
     private var directory: String
     private var wanted: DisplayPower?
@@ -56,7 +57,9 @@ public final class SysfsDisplayPower: DisplaySwitch {
 
     public func set(power wish: DisplayPower, now: Double) {
         wanted = wish
-        guard retryAt == nil, wish != power else { return }
+        guard wish != power else { return }
+        readback.wished()
+        guard retryAt == nil else { return }
         write(now: now)
     }
 
@@ -87,6 +90,7 @@ public final class SysfsDisplayPower: DisplaySwitch {
             fail(SysfsBacklight.failure("write", path, error).description, now: now)
             return
         }
+        readback.written()
         read(now: now)
     }
 
@@ -94,6 +98,7 @@ public final class SysfsDisplayPower: DisplaySwitch {
     /// shows nothing.
     private func read(now: Double) {
         let path = directory + "/bl_power"
+        let asked = readback.asking()
         let text: String
         do {
             text = try FileSystem.firstLine(of: path)
@@ -105,7 +110,7 @@ public final class SysfsDisplayPower: DisplaySwitch {
             fail("\(path): '\(text)' is not a power state", now: now)
             return
         }
-        power = value == Self.onValue ? .on : .off
+        readback.answered(value == Self.onValue ? .on : .off, to: asked)
         checkAt = now + Self.checkInterval
         trouble.succeeded("display \(name): answering again")
     }
@@ -127,7 +132,7 @@ public final class SysfsDisplayPower: DisplaySwitch {
         if !trouble.isFailing {
             trouble.failed("display \(device == "auto" ? name : device): \(message); retrying every second")
         }
-        power = nil
+        readback.forget()
         retryAt = now + Self.retryInterval
     }
 }
