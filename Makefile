@@ -64,14 +64,15 @@ demo: build
 # prepare-tests starts the roots, the venv and the rigs' setup in the background (see
 # scripts/prepare-tests.sh): on a new machine they are made while the first steps compile.
 # The two rigs run last, one after the other; their guests wait on emulated time and leave the
-# host's cores mostly idle, so the builds that time nothing run beside them, niced
-# (scripts/beside.sh). Every step's time is printed at the end (scripts/step-times.sh).
+# host's cores mostly idle, so the steps that time nothing in a guest or a browser run beside
+# them, niced (scripts/beside.sh). Every step's time is printed at the end
+# (scripts/step-times.sh).
 # rig-test-deb is left out for time: make test-system runs the package as installed.
 # test-gpiod2 is left out too: test-swift6.0 runs every suite against trixie's libgpiod 2, and
 # test-system the Embedded build against it on gpio-sim.
-TEST_STEPS := unit-test embedded-test cli-test kiosk-test serve-test mqtt-test ha-test record-test deb-test
+TEST_STEPS := unit-test cli-test kiosk-test serve-test mqtt-test ha-test
 TEST_GUEST_STEPS := rig-test test-system
-TEST_BESIDE_GUESTS := lint embedded-lint fuzz test-swift6.0
+TEST_BESIDE_GUESTS := embedded-test record-test deb-test lint embedded-lint fuzz test-swift6.0
 STEP_TIMES ?= $(CURDIR)/.build/step-times
 test: export STEP_TIMES := $(STEP_TIMES)
 test: test-clock setup prepare-tests $(TEST_STEPS) test-in-guests
@@ -80,8 +81,11 @@ test: test-clock setup prepare-tests $(TEST_STEPS) test-in-guests
 .PHONY: test-clock test-in-guests
 test-clock:
 	mkdir -p .build && rm -f $(STEP_TIMES)
+# What both lanes need is made first, and not made again by either (-o).
+MADE_BEFORE_THE_GUESTS := -o setup -o build -o embedded -o embedded-gpiod2
 test-in-guests: build embedded-gpiod2
-	scripts/beside.sh .build/beside-guests.log "$(MAKE) -j1 $(TEST_BESIDE_GUESTS)" -- $(MAKE) -j1 $(TEST_GUEST_STEPS)
+	scripts/beside.sh .build/beside-guests.log "$(MAKE) -j1 $(MADE_BEFORE_THE_GUESTS) $(TEST_BESIDE_GUESTS)" -- \
+		$(MAKE) -j1 $(MADE_BEFORE_THE_GUESTS) $(TEST_GUEST_STEPS)
 
 .PHONY: prepare-tests
 prepare-tests: setup
