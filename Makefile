@@ -65,7 +65,7 @@ demo: build
 # scripts/prepare-tests.sh): on a new machine they are made while the first steps compile.
 # The two rigs run last, one after the other; their guests wait on emulated time and leave the
 # host's cores mostly idle, so the steps that time nothing in a guest or a browser run beside
-# them, niced (scripts/beside.sh). Every step's time is printed at the end
+# them, the guests first for the CPU (scripts/beside.sh). Every step's time is printed at the end
 # (scripts/step-times.sh).
 # rig-test-deb is left out for time: make test-system runs the package as installed.
 # test-gpiod2 is left out too: test-swift6.0 runs every suite against trixie's libgpiod 2, and
