@@ -1,4 +1,3 @@
-import AmbienceClient
 import AmbienceCore
 import AmbienceDaemon
 import AmbienceDisplayProtocols
@@ -8,42 +7,6 @@ import AmbienceSimulation
 import AmbienceSystem
 import AmbienceTestSupport
 import Testing
-
-/// What happens to the daemon's world at set times: a line written to its control pipe (the
-/// wait then wakes on the pipe, its first descriptor) or a change to a device.
-final class TimedActions: LoopWaiting {
-    enum Action {
-        case line(String, to: String)
-        case act(() -> Void)
-    }
-
-    let clock: ManualClock
-    private var actions: [(time: Double, action: Action)]
-
-    init(clock: ManualClock, _ actions: [(time: Double, action: Action)]) {
-        self.clock = clock
-        self.actions = actions.sorted { $0.time < $1.time }
-    }
-
-    func wait(until deadline: Double, reading descriptors: [FileDescriptor], writing: [FileDescriptor])
-        -> Wake
-    {
-        guard let next = actions.first, next.time <= deadline else {
-            clock.sleep(until: deadline)
-            return .deadline
-        }
-        actions.removeFirst()
-        clock.sleep(until: next.time)
-        switch next.action {
-        case .line(let line, let path):
-            try? DaemonControl.send(line, to: path)
-            if let pipe = descriptors.first { return .readable(pipe) }
-        case .act(let change):
-            change()
-        }
-        return .deadline
-    }
-}
 
 /// A DDC/CI monitor's power is read every 5 s (`DDCMonitor.powerCheckInterval`): a Get, its
 /// reply 40 ms later, then the bus's 50 ms rest. A sleep decided at any moment of that, with a
@@ -63,7 +26,7 @@ struct DisplaySleepPhaseTests {
         configuration.controlPipe = scratch.file("control")
         configuration.stateDirectory = scratch.file("state")
         configuration.display = DisplaySettings(device: .screen(.ddc(.number(1))))
-        let waiter = TimedActions(
+        let waiter = ControlScript(
             clock: clock,
             [
                 (decision, .line("display off", to: configuration.controlPipe)),

@@ -383,32 +383,3 @@ struct PersistentRecordTests {
         #expect(status.size < 2_000 + 12_000)  // one batch past the limit at most
     }
 }
-
-/// Writes a control line at a simulated time, then waits on the real descriptors for it.
-final class ControlScript: LoopWaiting {
-    let clock: ManualClock
-    let time: Double
-    let line: String
-    let path: String
-    private var sent = false
-
-    init(clock: ManualClock, at time: Double, send line: String, to path: String) {
-        self.clock = clock
-        self.time = time
-        self.line = line
-        self.path = path
-    }
-
-    func wait(until deadline: Double, reading descriptors: [FileDescriptor], writing: [FileDescriptor])
-        -> Wake
-    {
-        if !sent, deadline >= time {
-            clock.sleep(until: time)
-            sent = true
-            try? DaemonControl.send(line, to: path)
-            if let first = descriptors.first { return .readable(first) }
-        }
-        clock.sleep(until: deadline)
-        return .deadline
-    }
-}
