@@ -78,10 +78,9 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
     public private(set) var readWakes: Bool?
     /// The next power read is the second after a sleep, which tells whether the first woke it.
     private var confirmingSleep = false
-    /// The feature of the Get whose reply is awaited.
-    private var pendingGet: UInt8?
-    /// Which wish the power read awaited was asked after.
-    private var pendingPowerRead: PowerReadback.Token?
+    /// The feature of the Get whose reply is awaited, and when it was asked (a power reading
+    /// counts only if no wish was made or written since).
+    private var pendingGet: (code: UInt8, asked: PowerReadback.Token)?
 
     /// When the reply to an outstanding Get may be read.
     private var replyDue: Double?
@@ -217,8 +216,7 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
     private func sendGetRequest(_ code: UInt8, now: Double) {
         do {
             try bus?.write(DDCCI.getRequest(code), to: address)
-            pendingGet = code
-            pendingPowerRead = code == DDCCI.powerMode ? readback.asking() : nil
+            pendingGet = (code, readback.asking())
             replyDue = now + DDCCI.replyDelay
         } catch {
             failed(Self.describe(error), now: now)
@@ -228,7 +226,7 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
     private func readReply(now: Double) {
         replyDue = nil
         busFreeAt = now + DDCCI.messageDelay
-        guard let bus, let code = pendingGet else { return }
+        guard let bus, let (code, asked) = pendingGet else { return }
         pendingGet = nil
         let bytes: [UInt8]
         let value: DDCCI.FeatureValue
@@ -243,7 +241,7 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
             return failed("Get VCP 0x\(code == DDCCI.powerMode ? "D6" : "10"): \(error)", now: now)
         }
         if code == DDCCI.powerMode {
-            return readPower(value.current, now: now)
+            return readPower(value.current, asked: asked, now: now)
         }
         guard value.maximum > 0 else {
             return failed("the monitor reports a maximum brightness of 0", now: now)
@@ -279,14 +277,14 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
     }
 
     /// A power mode read back: 1 is on, 2 to 5 asleep in one degree or another.
-    private func readPower(_ mode: UInt16, now: Double) {
+    private func readPower(_ mode: UInt16, asked: PowerReadback.Token, now: Double) {
         guard (1...5).contains(mode) else {
             return failed("Get VCP 0xD6: \(mode) is not a power mode", now: now)
         }
         let reading: DisplayPower = mode == Self.onMode ? .on : .off
-        // Asked before the latest wish was written: it says nothing of the monitor now. The
+        // Asked before the latest wish, or its write: it says nothing of the monitor now. The
         // wish is written next, and the power read after it.
-        guard let token = pendingPowerRead, readback.counts(token) else { return }
+        guard readback.counts(asked) else { return }
         if confirmingSleep {
             confirmingSleep = false
             readWakes = reading == .on && powerWritten == .off
@@ -300,7 +298,7 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
                 return
             }
         }
-        readback.answered(reading, to: token)
+        readback.answered(reading, to: asked)
         if reading == .off, powerWritten == .off, readWakes == nil {
             confirmingSleep = true
             powerCheckAt = now + Self.powerSettle
@@ -343,7 +341,6 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
         confirmingSleep = false
         if powerCheckAt != nil || powerWish != nil { powerCheckAt = now + Self.retryInterval }
         pendingGet = nil
-        pendingPowerRead = nil
         replyDue = nil
         busFreeAt = now + DDCCI.messageDelay
         retryAt = now + Self.retryInterval

@@ -190,6 +190,7 @@ public final class CECDisplay: DisplaySwitch {
     private func command(_ wish: DisplayPower, from initiator: UInt8?, at address: UInt16, now: Double) {
         switch (wish, initiator) {
         case (.on, let initiator):
+            readback.forget()
             send(CEC.imageViewOnMessage(from: initiator ?? CEC.unregistered), .command(.on), now: now)
             owesActiveSource = initiator == nil
             if let initiator {
@@ -198,6 +199,7 @@ public final class CECDisplay: DisplaySwitch {
                     now: now)
             }
         case (.off, let initiator?):
+            readback.forget()
             send(CEC.standbyMessage(from: initiator), .command(.off), now: now)
         case (.off, nil):
             sent = .off  // hot-plug is low: the TV is asleep already

@@ -44,12 +44,9 @@ public struct PowerReadback: Sendable {
     /// Whether a reading asked for with `token` counts: no wish made and none written since.
     public func counts(_ token: Token) -> Bool { token == asking() }
 
-    /// A reading's answer: it becomes the power when it counts. Returns whether it did.
-    @discardableResult
-    public mutating func answered(_ reading: DisplayPower, to token: Token) -> Bool {
-        guard counts(token) else { return false }
-        power = reading
-        return true
+    /// A reading's answer: it becomes the power when it counts.
+    public mutating func answered(_ reading: DisplayPower, to token: Token) {
+        if counts(token) { power = reading }
     }
 
     /// The device cannot be asked (a fault): its power is unknown until it answers again, or is
