@@ -15,7 +15,6 @@ OUT=$ROOT/.build/embedded
 SWIFTC=${SWIFTC:-swiftc}
 TARGET=x86_64-unknown-linux-gnu
 EMBEDDED_LIB=$(dirname "$(dirname "$(command -v "$SWIFTC")")")/lib/swift/embedded/$TARGET
-passed=0 failed=0
 mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
