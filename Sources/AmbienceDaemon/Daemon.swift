@@ -84,9 +84,9 @@ public final class Daemon: EventSource {
     /// rebuilt after a refused reload. Whatever else is added to `loop` (the simulator's typed
     /// lux) is served beside it.
     public func run(until end: Double? = nil) throws(DaemonError) {
-        parts = try provider.parts(configuration, Set(DaemonPart.allCases))
+        parts = try provider.parts(configuration, DaemonPart.all)
         defer { shutDown() }
-        outputs.adopt(parts, rebuilt: Set(DaemonPart.allCases))
+        outputs.adopt(parts, rebuilt: DaemonPart.all)
         let start = CompactRecord.sampleTime(clock.now)
         engine = Engine(configuration: configuration.engine, startTime: start)
         for output in outputs.all { output.start(configuration, at: start) }
@@ -258,8 +258,8 @@ public final class Daemon: EventSource {
     private func shutDown() {
         service.stopping()
         for output in outputs.all { output.stop(at: clock.now) }
-        parts.close(Set(DaemonPart.allCases))
+        parts.close(DaemonPart.all)
         parts = DaemonParts()
-        outputs.adopt(parts, rebuilt: Set(DaemonPart.allCases))
+        outputs.adopt(parts, rebuilt: DaemonPart.all)
     }
 }

@@ -35,14 +35,15 @@ private func runDaemon(_ arguments: inout Arguments) throws(CommandFailure) -> E
     let logger = Logger.standard
     // A read-only state directory is one warning and state in RAM, never a failed unit.
     let state = StateDirectory(log: { logger.log(.warning, $0) })
+    let devices = MachineDevices(clock: clock, logger: logger, state: state)
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: SignalLoopWaiter(try daemonSignals(), clock: clock),
         logger: logger, notifier: ServiceNotifier(),
         overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
         recordStores: { $0.storing(in: state).makeRecordStore() },
-        assemble: { configuration, parts throws(DaemonError) in
-            try Assembly.real(configuration, parts: parts, clock: clock, logger: logger)
+        assemble: { [devices] configuration, parts throws(DaemonError) in
+            try Assembly.parts(configuration, parts, devices: devices)
         },
         reload: load)
     logger.log(

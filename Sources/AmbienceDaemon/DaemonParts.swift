@@ -1,34 +1,44 @@
 import AmbienceOutputs
 import AmbienceSensors
 
-/// The daemon's parts, each built from its own settings: a reload rebuilds only those whose
-/// settings changed, so a new pipe mode neither re-initialises the sensor nor blinks the lines.
-public enum DaemonPart: CaseIterable, Hashable, Sendable {
-    case sensor, indicators, pipes, stateFile, control, backlight, display
+/// What an output drives, as a reload rebuilds it: closed when its settings change or the daemon
+/// stops. Class-bound, so that an output can take its own kind back out of the parts in Embedded.
+public protocol OutputDevice: AnyObject {
+    func close()
+}
+
+/// One of the daemon's parts, each built from its own settings: a reload rebuilds only those
+/// whose settings changed, so a new pipe mode neither re-initialises the sensor nor blinks the
+/// lines. The inputs are parts of their own; each output's device is the part its folder names.
+public struct DaemonPart: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public var description: String { name }
+
+    public static let sensor = DaemonPart("sensor")
+    public static let control = DaemonPart("control")
+
+    /// Every part: the inputs, then each output's device.
+    public static var all: Set<DaemonPart> {
+        Set([.sensor, .control] + DaemonOutputs.descriptors.compactMap { $0.device?.part })
+    }
 
     /// The parts whose settings differ between two configurations.
     public static func changed(from old: DaemonConfiguration, to new: DaemonConfiguration) -> Set<DaemonPart>
     {
         var parts: Set<DaemonPart> = []
         if old.sensor != new.sensor { parts.insert(.sensor) }
-        if old.gpio != new.gpio { parts.insert(.indicators) }
-        if old.pipes != new.pipes { parts.insert(.pipes) }
-        if old.stateFile != new.stateFile { parts.insert(.stateFile) }
-        // Only another device is another part: new curves or timing go to the brightness engine.
-        if old.backlight?.device != new.backlight?.device { parts.insert(.backlight) }
-        if old.displayDevice != new.displayDevice || old.display?.touch != new.display?.touch {
-            parts.insert(.display)
-        }
-        // One monitor for both: neither is rebuilt without the other.
-        if !parts.isDisjoint(with: [.backlight, .display]),
-            old.sharedMonitor != nil || new.sharedMonitor != nil
-        {
-            parts.formUnion([.backlight, .display])
-        }
         if old.controlPipe != new.controlPipe || old.controlMode != new.controlMode
             || old.controlGroup != new.controlGroup
         {
             parts.insert(.control)
+        }
+        for descriptor in DaemonOutputs.descriptors {
+            if let device = descriptor.device, device.changed(old, new) { parts.insert(device.part) }
         }
         return parts
     }
@@ -37,62 +47,31 @@ public enum DaemonPart: CaseIterable, Hashable, Sendable {
 /// The parts a configuration decides. An assembly fills in the parts it was asked for.
 public struct DaemonParts {
     public var sensor: (any LightSensor)?
-    public var indicators: (any Sink)?
-    public var pipes: [any Sink]
-    public var stateFile: (any Sink)?
     public var control: ControlPipe?
-    public var backlight: (any Backlight)?
-    public var display: (any DisplaySwitch)?
-    /// The touchscreens that wake the display; nil without `[display] touch`.
-    public var touch: TouchScreens?
+    /// Each output's device, under its part.
+    public var devices: [DaemonPart: any OutputDevice]
 
     public init(
-        sensor: (any LightSensor)? = nil, indicators: (any Sink)? = nil, pipes: [any Sink] = [],
-        stateFile: (any Sink)? = nil, control: ControlPipe? = nil, backlight: (any Backlight)? = nil,
-        display: (any DisplaySwitch)? = nil, touch: TouchScreens? = nil
+        sensor: (any LightSensor)? = nil, control: ControlPipe? = nil,
+        devices: [DaemonPart: any OutputDevice] = [:]
     ) {
         self.sensor = sensor
-        self.indicators = indicators
-        self.pipes = pipes
-        self.stateFile = stateFile
         self.control = control
-        self.backlight = backlight
-        self.display = display
-        self.touch = touch
+        self.devices = devices
     }
 
-    /// In the order events reach them: the lines first, then the pipes, then the state file.
-    var sinks: [any Sink] { sinks(of: Set(DaemonPart.allCases)) }
-
-    func sinks(of which: Set<DaemonPart>) -> [any Sink] {
-        (which.contains(.indicators) ? indicators.map { [$0] } ?? [] : [])
-            + (which.contains(.pipes) ? pipes : [])
-            + (which.contains(.stateFile) ? stateFile.map { [$0] } ?? [] : [])
-    }
-
+    /// Closes `which`, the outputs' devices in the outputs' order.
     public func close(_ which: Set<DaemonPart>) {
-        if which.contains(.indicators) { indicators?.close() }
-        if which.contains(.pipes) { for pipe in pipes { pipe.close() } }
-        if which.contains(.stateFile) { stateFile?.close() }
-        if which.contains(.control) { control?.close() }
-        if which.contains(.backlight) { backlight?.close() }
-        if which.contains(.display) {
-            display?.close()
-            touch?.close()
+        for descriptor in DaemonOutputs.descriptors {
+            if let part = descriptor.device?.part, which.contains(part) { devices[part]?.close() }
         }
+        if which.contains(.control) { control?.close() }
     }
 
     /// Takes `which` parts from `other`, leaving the rest as they are.
     mutating func replace(_ which: Set<DaemonPart>, with other: DaemonParts) {
         if which.contains(.sensor) { sensor = other.sensor }
-        if which.contains(.indicators) { indicators = other.indicators }
-        if which.contains(.pipes) { pipes = other.pipes }
-        if which.contains(.stateFile) { stateFile = other.stateFile }
         if which.contains(.control) { control = other.control }
-        if which.contains(.backlight) { backlight = other.backlight }
-        if which.contains(.display) {
-            display = other.display
-            touch = other.touch
-        }
+        for part in which where part != .sensor && part != .control { devices[part] = other.devices[part] }
     }
 }

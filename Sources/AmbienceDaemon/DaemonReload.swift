@@ -57,10 +57,9 @@ extension Daemon {
 
     /// New sinks start blank: give them the state (and any fault) they should show.
     private func replayCurrentState(to rebuilt: Set<DaemonPart>) {
+        let outputs = outputs.driving(rebuilt)
         for event in said.forNewReader {
-            for output in outputs.all {
-                if let part = output.part, rebuilt.contains(part) { output.deliver(event) }
-            }
+            for output in outputs { output.deliver(event) }
         }
     }
 }

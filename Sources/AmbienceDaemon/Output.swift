@@ -9,12 +9,9 @@ import AmbienceSystem
 /// their order. Every hook has a default that does nothing, so an output implements only its own.
 /// Class-bound, so that it stays Embedded: each output keeps its state in place.
 protocol Output: AnyObject {
-    /// The part whose devices it drives: when a reload rebuilds that part, it adopts the new
-    /// devices and is told the state again, as a new reader would be. Nil: it has no device.
-    var part: DaemonPart? { get }
-
-    /// Takes its devices out of freshly built parts.
-    func adopt(_ parts: DaemonParts)
+    /// Takes its freshly built device (its descriptor's; nil: none configured). After a reload
+    /// rebuilt it, it is told the state again, as a new reader would be.
+    func adopt(_ device: (any OutputDevice)?)
 
     /// At start: a fresh state for `configuration`, before any line goes out.
     func start(_ configuration: DaemonConfiguration, at time: Double)
@@ -70,8 +67,7 @@ struct OutputTurn {
 }
 
 extension Output {
-    var part: DaemonPart? { nil }
-    func adopt(_ parts: DaemonParts) {}
+    func adopt(_ device: (any OutputDevice)?) {}
     func start(_ configuration: DaemonConfiguration, at time: Double) {}
     func restore(at time: Double) {}
     func reconfigure(from running: DaemonConfiguration, to next: DaemonConfiguration, at time: Double) {}

@@ -77,15 +77,15 @@ private func runSimulation(_ arguments: inout Arguments) throws(CommandFailure) 
     let indicators = TerminalIndicators(colour: isatty(1) != 0, timeOfDay: light.timeOfDay) { text in
         try? FileDescriptor.standardOutput.writeAll(text)
     }
+    let devices = SimulatedDevices(
+        bus: bus, light: light.lux, world: light.advance, wallClockStart: light.wallClockStart, clock: clock,
+        logger: logger, indicators: indicators)
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: PacedLoopWaiter(try daemonSignals(), clock: clock),
         logger: logger, recordStores: { $0.makeRecordStore() },
-        assemble: { [light] configuration, parts throws(DaemonError) in
-            try Assembly.simulated(
-                configuration, parts: parts, bus: bus, light: light.lux, world: light.advance,
-                wallClockStart: light.wallClockStart,
-                clock: clock, logger: logger, indicators: indicators)
+        assemble: { configuration, parts throws(DaemonError) in
+            try Assembly.parts(configuration, parts, devices: devices)
         },
         reload: { [sensorKind] () throws(ConfigFileErrors) in
             var next = try load()

@@ -93,12 +93,13 @@ struct BacklightAssemblyTests {
         let configuration = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'ddc:1'\n"))
         let clock = ManualClock(now: 0)
         var opened: [I2CBusSelector] = []
-        let backlight = try Assembly.backlight(
-            #require(configuration.backlight), classDirectory: sysfs.path,
+        let devices = MachineDevices(
+            clock: clock, logger: Logger(write: { _ in }),
             openDDC: { selector throws(I2CError) in
                 opened.append(selector)
                 return MockI2CBus(clock: clock)
-            }, log: { _ in })
+            }, classDirectory: sysfs.path)
+        let backlight = try #require(Assembly.parts(configuration, [.backlight], devices: devices).backlight)
         #expect(backlight is DDCMonitor)
         #expect(backlight.name == "ddc:1 (0x37)")
         #expect(opened == [.number(1)])
@@ -106,11 +107,12 @@ struct BacklightAssemblyTests {
 
     @Test func autoWithoutADeviceIsPlacedAtTheTable() throws {
         let configuration = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'auto'\n"))
+        let devices = MachineDevices(
+            clock: ManualClock(now: 0), logger: Logger(write: { _ in }), classDirectory: sysfs.path)
         #expect {
-            try Assembly.backlight(
-                #require(configuration.backlight), classDirectory: sysfs.path, log: { _ in })
+            try Assembly.parts(configuration, [.backlight], devices: devices)
         } throws: { error in
-            (error as? OutputError)?.configurationError?.key == "backlight.device"
+            refusedKeys(error) == ["backlight.device"]
         }
     }
 }

@@ -104,7 +104,7 @@ struct BacklightDaemonTests {
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
             assemble: { configuration, parts in
                 built.append(parts)
-                return DaemonParts(
+                return DaemonParts.of(
                     sensor: sensor, backlight: configuration.backlight == nil ? nil : backlight)
             },
             reload: { with })

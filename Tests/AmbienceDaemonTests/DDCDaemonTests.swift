@@ -37,14 +37,16 @@ struct DDCDaemonTests {
         configuration.backlight = settings
         let sensor = FakeSensor(clock: clock, conversion: 0, light: light)
         let logger = Logger(prefixed: true, write: log.record)
-        let backlight = try Assembly.backlight(
-            settings, openDDC: { [bus] _ throws(I2CError) in bus }, log: { logger.log(.warning, $0) })
+        let backlight = try MachineDevices(
+            clock: clock, logger: logger, openDDC: { [bus] _ throws(I2CError) in bus }
+        )
+        .backlight(settings.device)
         let sink = sink
         return Daemon(
             configuration: configuration, clock: clock,
             waiter: waiter ?? ScriptedWaiter(clock: clock, script: []),
             logger: logger, overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink], backlight: backlight) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink], backlight: backlight) },
             reload: brokenReload("no reload"))
     }
 
@@ -117,11 +119,11 @@ struct DDCDaemonTests {
     @Test func aBusThatIsNotThereAtStartStopsTheDaemonWithTheI2CHint() throws {
         var settings = BacklightSettings()
         settings.device = .ddc(.number(9))
+        let devices = MachineDevices(
+            clock: clock, logger: Logger(write: { _ in }),
+            openDDC: { _ throws(I2CError) in throw I2CError(.busMissing, bus: "/dev/i2c-9") })
         #expect {
-            try Assembly.backlight(
-                settings,
-                openDDC: { _ throws(I2CError) in throw I2CError(.busMissing, bus: "/dev/i2c-9") },
-                log: { _ in })
+            try devices.backlight(settings.device)
         } throws: { error in
             guard case .bus(let cause)? = error as? OutputError else { return false }
             return cause.kind == .busMissing && "\(error)".contains("/dev/i2c-9")

@@ -71,13 +71,14 @@ final class RealPartsRig {
     func assemble(_ configuration: DaemonConfiguration, _ parts: Set<DaemonPart>) throws(DaemonError)
         -> DaemonParts
     {
-        try Assembly.real(
-            configuration, parts: parts, clock: clock, logger: Logger(prefixed: true, write: log.record),
-            devices: gpio,
-            openBus: { [self] _ throws(I2CError) in
-                busOpenings += 1
-                return bus
-            })
+        try Assembly.parts(
+            configuration, parts,
+            devices: MachineDevices(
+                clock: clock, logger: Logger(prefixed: true, write: log.record), gpio: gpio,
+                openBus: { [self] _ throws(I2CError) in
+                    busOpenings += 1
+                    return bus
+                }))
     }
 
     func daemon(
@@ -187,7 +188,7 @@ final class RealPartsRig {
                     pipeBuilds += 1
                     if pipeBuilds > 1 { throw .unavailable("/run/ambience/state: permission denied") }
                 }
-                return DaemonParts(sensor: sensor, pipes: [RecordingSink()])
+                return DaemonParts.of(sensor: sensor, pipes: [RecordingSink()])
             },
             reload: { () throws(ConfigFileErrors) in next })
         #expect {
@@ -233,7 +234,7 @@ final class RealPartsRig {
                 ]),
             logger: logger, overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
             recordStores: { $0.storing(in: state).makeRecordStore() },
-            assemble: { _, _ in DaemonParts(sensor: sensor, control: control) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, control: control) },
             reload: { () throws(ConfigFileErrors) in configuration })
         try daemon.run()
         let fallback = directory.file("run/lib")
@@ -264,7 +265,7 @@ final class RealPartsRig {
                 clock: clock,
                 script: [(1.5, .readable(control.descriptor!)), (3, .signal(SIGTERM))]),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink], control: control) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink], control: control) },
             reload: brokenReload("no reload"))
         try daemon.run()
         // Samples begin at 0, 1, 2 and each converts for 0.8 s; the override came at 1.5, while
@@ -282,7 +283,7 @@ final class RealPartsRig {
             configuration: daemonConfiguration(interval: 1), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: [(0.2, .signal(SIGTERM))]),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+            assemble: { _, _ in DaemonParts.of(sensor: sensor) }, reload: brokenReload("no reload"))
         try daemon.run()
         #expect(clock.now == 0.2)
         #expect(sensor.doneTimes.isEmpty)
@@ -300,7 +301,7 @@ final class RealPartsRig {
         let daemon = Daemon(
             configuration: daemonConfiguration(interval: 1), clock: clock, waiter: waiter,
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+            assemble: { _, _ in DaemonParts.of(sensor: sensor) }, reload: brokenReload("no reload"))
         var handled = 0
         daemon.loop.add(
             InputSource(input) {
@@ -351,7 +352,7 @@ final class PollingWaiter: LoopWaiting {
             configuration: daemonConfiguration(interval: 0.5), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: [(20, .signal(SIGTERM))]),
             logger: Logger(prefixed: true, write: { _ in }), notifier: notifier, overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+            assemble: { _, _ in DaemonParts.of(sensor: sensor) }, reload: brokenReload("no reload"))
         try daemon.run()
         let messages = notifier.messages
         #expect(messages.first == "READY=1\nSTATUS=regular, 300 lux")
@@ -375,7 +376,7 @@ final class PollingWaiter: LoopWaiting {
             configuration: daemonConfiguration(interval: 15, faultAfter: 45), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: [(end, .signal(SIGTERM))]),
             logger: Logger(prefixed: true, write: { _ in }), notifier: notifier, overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+            assemble: { _, _ in DaemonParts.of(sensor: sensor) }, reload: brokenReload("no reload"))
         try daemon.run()
         return (sensor, notifier)
     }
@@ -436,7 +437,7 @@ final class PollingWaiter: LoopWaiting {
             configuration: daemonConfiguration(), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: [(10, .signal(SIGTERM))]),
             logger: Logger(prefixed: true, write: { _ in }), notifier: notifier, overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor) }, reload: brokenReload("no reload"))
+            assemble: { _, _ in DaemonParts.of(sensor: sensor) }, reload: brokenReload("no reload"))
         try daemon.run()
         #expect(notifier.messages.first == "READY=1\nSTATUS=no state yet, sensor fault")
     }
@@ -445,8 +446,8 @@ final class PollingWaiter: LoopWaiting {
 @Suite struct ControlPipeAccessTests {
     @Test func theControlPipeKeepsItsOwnModeApartFromTheStatePipes() throws {
         let rig = RealPartsRig()
-        let parts = try rig.assemble(rig.configuration(), Set(DaemonPart.allCases))
-        defer { parts.close(Set(DaemonPart.allCases)) }
+        let parts = try rig.assemble(rig.configuration(), DaemonPart.all)
+        defer { parts.close(DaemonPart.all) }
         #expect(rig.directory.mode(of: "state") == 0o660)
         #expect(rig.directory.mode(of: "control") == 0o600)
     }
@@ -474,10 +475,7 @@ final class PollingWaiter: LoopWaiting {
             #expect {
                 _ = try rig.assemble(configuration, [part])
             } throws: { error in
-                guard let error = error as? DaemonError, case .configuration(let errors) = error else {
-                    return false
-                }
-                return errors.errors.map(\.key) == [key]
+                refusedKeys(error) == [key]
             }
         }
     }

@@ -116,7 +116,7 @@ struct DaemonHarness {
             configuration: configuration, clock: clock, waiter: waiter,
             logger: Logger(prefixed: true, write: log.record),
             overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink]) },
             reload: reload)
     }
 }
@@ -149,7 +149,7 @@ struct DaemonLoopTests {
         let daemon = Daemon(
             configuration: daemonConfiguration(interval: 0.1), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
-            overrides: { _ in nil }, assemble: { _, _ in DaemonParts(sensor: sensor) },
+            overrides: { _ in nil }, assemble: { _, _ in DaemonParts.of(sensor: sensor) },
             reload: brokenReload("no reload"))
         try daemon.run(until: 10)
         #expect(sensor.readTimes.count == 100)
@@ -209,7 +209,7 @@ struct DaemonLoopTests {
         let daemon = Daemon(
             configuration: daemonConfiguration(interval: 0.1), clock: clock, waiter: waiter,
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink]) },
             reload: brokenReload("no reload"))
         try daemon.run(until: 60)
         #expect(waiter.waits == 600)  // one wait per sample, none for the pipe check
@@ -225,7 +225,7 @@ struct DaemonLoopTests {
             configuration: daemonConfiguration(dwell: 5, interval: 5, faultAfter: 12), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
             overrides: { _ in nil },
-            assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink]) },
             reload: brokenReload("no reload"))
         try daemon.run(until: 60)
         #expect(sensor.readTimes.count == 12)

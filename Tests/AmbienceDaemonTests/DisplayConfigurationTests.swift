@@ -134,16 +134,21 @@ struct DisplayAssemblyTests {
         let configuration = try Fixture.load(Fixture.minimal("[backlight]\ndevice = 'ddc:1'\n[display]\n"))
         #expect(configuration.sharedMonitor == .number(1))
         var opened = 0
-        let controls = try Assembly.displayControls(
-            configuration, parts: [.backlight, .display], classDirectory: sysfs.path,
+        let devices = MachineDevices(
+            clock: clock, logger: Logger(write: { _ in }),
             openDDC: { _ throws(I2CError) in
                 opened += 1
                 return MockI2CBus(clock: clock)
-            }, log: { _ in })
-        let backlight = try #require(controls.backlight)
-        let display = try #require(controls.display)
+            }, classDirectory: sysfs.path)
+        let parts = try Assembly.parts(configuration, [.backlight, .display], devices: devices)
+        let backlight = try #require(parts.backlight)
+        let display = try #require(parts.display)
         #expect(backlight === display)
         #expect(opened == 1)
+        // Each assembly its own monitor: a reload's is not the one it replaces.
+        let again = try Assembly.parts(configuration, [.backlight, .display], devices: devices)
+        #expect(try #require(again.backlight) !== backlight)
+        #expect(opened == 2)
         // A reload that changes one rebuilds both.
         let moved = try Fixture.load(
             Fixture.minimal("[backlight]\ndevice = 'ddc:1'\n[display]\ndevice = 'ddc:2'\n"))
@@ -154,11 +159,12 @@ struct DisplayAssemblyTests {
     @Test func aBacklightClassDeviceWithoutBlPowerIsPlacedAtTheTable() throws {
         try FileSystem.makeDirectory(sysfs.file("panel"), mode: 0o755)
         let configuration = try Fixture.load(Fixture.minimal("[display]\ndevice = 'nothing-here'\n"))
+        let devices = MachineDevices(
+            clock: clock, logger: Logger(write: { _ in }), classDirectory: sysfs.path)
         #expect {
-            try Assembly.displayControls(
-                configuration, parts: [.display], classDirectory: sysfs.path, log: { _ in })
+            try Assembly.parts(configuration, [.display], devices: devices)
         } throws: { error in
-            (error as? OutputError)?.configurationError?.key == "display.device"
+            refusedKeys(error) == ["display.device"]
         }
     }
 }

@@ -45,7 +45,7 @@ func displayDaemon(
         overrides: { OverrideStore(directory: $0.stateDirectory) },
         assemble: { configuration, _ throws(DaemonError) in
             do {
-                return DaemonParts(
+                return DaemonParts.of(
                     sensor: sensor, pipes: [sink],
                     control: try ControlPipe(path: configuration.controlPipe, log: { _ in }),
                     backlight: backlight, display: display)
@@ -221,7 +221,7 @@ struct TouchWakesTheDisplayTests {
             configuration: configuration, clock: clock, waiter: waiter,
             logger: Logger(prefixed: false, write: { _ in }), overrides: { _ in nil },
             assemble: { _, _ in
-                DaemonParts(sensor: sensor, pipes: [sink, watch], display: display, touch: touch)
+                DaemonParts.of(sensor: sensor, pipes: [sink, watch], display: display, touch: touch)
             },
             reload: brokenReload("no reload"))
         try daemon.run(until: 130)

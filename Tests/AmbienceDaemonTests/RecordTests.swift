@@ -87,7 +87,7 @@ struct DaemonRecordTests {
         let daemon = Daemon(
             configuration: daemonConfiguration(interval: 0.1), clock: clock,
             waiter: ScriptedWaiter(clock: clock, script: []), logger: Logger(prefixed: true, write: { _ in }),
-            overrides: { _ in nil }, recordCapacity: 50, assemble: { _, _ in DaemonParts(sensor: sensor) },
+            overrides: { _ in nil }, recordCapacity: 50, assemble: { _, _ in DaemonParts.of(sensor: sensor) },
             reload: brokenReload("no reload"))
         try daemon.run(until: 10)
         let rows = daemon.record.rows
@@ -109,7 +109,7 @@ struct DaemonRecordTests {
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
             assemble: { configuration, _ throws(DaemonError) in
                 do {
-                    return DaemonParts(
+                    return DaemonParts.of(
                         sensor: sensor, pipes: [sink],
                         control: try ControlPipe(path: configuration.controlPipe, log: { _ in }))
                 } catch {
@@ -149,7 +149,7 @@ struct DaemonRecordTests {
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
             assemble: { configuration, _ throws(DaemonError) in
                 do {
-                    return DaemonParts(
+                    return DaemonParts.of(
                         sensor: sensor,
                         control: try ControlPipe(path: configuration.controlPipe, log: { _ in }))
                 } catch {
@@ -181,7 +181,7 @@ struct PersistentRecordTests {
         return Daemon(
             configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            recordStores: { _ in store }, assemble: { _, _ in DaemonParts(sensor: sensor) },
+            recordStores: { _ in store }, assemble: { _, _ in DaemonParts.of(sensor: sensor) },
             reload: brokenReload("no reload"))
     }
 
@@ -258,7 +258,7 @@ struct PersistentRecordTests {
         let daemon = Daemon(
             configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            recordStores: { _ in store }, assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+            recordStores: { _ in store }, assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink]) },
             reload: brokenReload("no reload"))
         try daemon.run(until: 1120)
         let emitted = sink.events
@@ -291,7 +291,7 @@ struct PersistentRecordTests {
                 logger: Logger(prefixed: true, write: { _ in }),
                 overrides: { _ in nil },
                 recordStores: { _ in RecordStore(directory: scratch.path, maximumBytes: 50_000_000) },
-                assemble: { _, _ in DaemonParts(sensor: sensor, pipes: [sink]) },
+                assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink]) },
                 reload: brokenReload("no reload")
             ).run(until: start + 60)
             emitted += sink.events
@@ -357,7 +357,8 @@ struct PersistentRecordTests {
             configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil }, recordCapacity: 1000,
             recordStores: { _ in store },
-            assemble: { _, _ in DaemonParts(sensor: FakeSensor(clock: clock, conversion: 0) { _ in 100 }) },
+            assemble: { _, _ in DaemonParts.of(sensor: FakeSensor(clock: clock, conversion: 0) { _ in 100 })
+            },
             reload: brokenReload("no reload"))
         try daemon.run(until: 600)
         // Half a ring (500 rows) at a time, so none is dropped before it is written; none left at the end.

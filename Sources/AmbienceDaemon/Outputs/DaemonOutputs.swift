@@ -3,14 +3,37 @@ import AmbienceCore
 import AmbienceOutputs
 import AmbienceSystem
 
-/// One kind of output as the daemon knows it: its table in the file and how it is made, both
-/// declared in the output's folder.
+/// One kind of output as the daemon knows it: its table in the file, its device and how it is
+/// made, all declared in the output's folder.
 struct OutputDescriptor: Sendable {
     /// Its table (its keys declared once in its folder), read into and written from the daemon's
     /// configuration; nil for an output whose keys are the file's top level (`state_file`).
     let table: ConfigurationKey<DaemonTables>?
+    /// What it drives; nil for an output with no device.
+    let device: OutputDeviceDescriptor?
     /// The output, made once for the daemon's life.
     let make: @Sendable (OutputContext) -> any Output
+
+    init(
+        table: ConfigurationKey<DaemonTables>?, device: OutputDeviceDescriptor? = nil,
+        make: @escaping @Sendable (OutputContext) -> any Output
+    ) {
+        self.table = table
+        self.device = device
+        self.make = make
+    }
+}
+
+/// An output's device: the part a reload rebuilds, when it must, and how it is built.
+struct OutputDeviceDescriptor: Sendable {
+    typealias Build = @Sendable (DaemonConfiguration, any Devices) throws(OutputError) -> (any OutputDevice)?
+
+    let part: DaemonPart
+    /// Whether the device of `new` is another than that of `old`; other changes to its settings
+    /// reach the output in `reconfigure`.
+    let changed: @Sendable (_ old: DaemonConfiguration, _ new: DaemonConfiguration) -> Bool
+    /// The device for a configuration, nil when it names none; a key it refuses is named in full.
+    let build: Build
 }
 
 /// What an output is made with: the daemon's log, its persistence and its wall clock.
@@ -37,6 +60,13 @@ struct DaemonOutputs {
         all = Self.descriptors.map { $0.make(context) }
     }
 
+    /// The outputs whose device is among `parts`.
+    func driving(_ parts: Set<DaemonPart>) -> [any Output] {
+        zip(Self.descriptors, all).compactMap { descriptor, output in
+            descriptor.device.map { parts.contains($0.part) } == true ? output : nil
+        }
+    }
+
     /// The record of the light, which `ambience record` and the tests read.
     var record: RecordOutput? {
         for output in all {
@@ -45,10 +75,12 @@ struct DaemonOutputs {
         return nil
     }
 
-    /// The outputs whose part is among `rebuilt` take their new devices.
+    /// The outputs whose device is among `rebuilt` take their new devices.
     func adopt(_ parts: DaemonParts, rebuilt: Set<DaemonPart>) {
-        for output in all {
-            if let part = output.part, rebuilt.contains(part) { output.adopt(parts) }
+        for (descriptor, output) in zip(Self.descriptors, all) {
+            if let part = descriptor.device?.part, rebuilt.contains(part) {
+                output.adopt(parts.devices[part])
+            }
         }
     }
 }

@@ -22,9 +22,7 @@ final class BacklightOutput: Output {
         self.overrides = overrides
     }
 
-    var part: DaemonPart? { .backlight }
-
-    func adopt(_ parts: DaemonParts) { device = parts.backlight }
+    func adopt(_ device: (any OutputDevice)?) { self.device = (device as? BacklightDevice)?.backlight }
 
     func start(_ configuration: DaemonConfiguration, at time: Double) {
         self.configuration = configuration
@@ -124,5 +122,6 @@ extension OutputDescriptor {
             text: { tables, path in
                 .table(DaemonConfiguration.backlightLines(tables.configuration.backlight, path: path))
             }),
+        device: .backlight,
         make: { context in BacklightOutput(logger: context.logger, overrides: context.overrides) })
 }

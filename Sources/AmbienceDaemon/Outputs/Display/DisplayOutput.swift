@@ -45,11 +45,10 @@ final class DisplayOutput: Output {
         self.wallClock = wallClock
     }
 
-    var part: DaemonPart? { .display }
-
-    func adopt(_ parts: DaemonParts) {
-        device = parts.display
-        touch = parts.touch
+    func adopt(_ device: (any OutputDevice)?) {
+        let devices = device as? DisplayDevices
+        self.device = devices?.power
+        touch = devices?.touch
     }
 
     func start(_ configuration: DaemonConfiguration, at time: Double) {
@@ -260,6 +259,7 @@ extension OutputDescriptor {
                         "\"wayland\" is asked of ambience kiosk in JSON lines: [pipes] format must be \"json\""
                 ))
         },
+        device: .display,
         make: { context in
             DisplayOutput(logger: context.logger, overrides: context.overrides, wallClock: context.wallClock)
         })

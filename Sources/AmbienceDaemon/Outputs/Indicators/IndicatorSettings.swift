@@ -16,7 +16,25 @@ extension OutputDescriptor {
                     tables.configuration.gpio.map { DaemonConfiguration.gpio.block($0, path: path) }
                         ?? ["", "# [gpio]: no indicator lines"])
             }),
-        make: { _ in SinkOutput(.indicators) })
+        device: .indicators,
+        make: { _ in SinkOutput() })
+}
+
+extension DaemonPart {
+    public static let indicators = DaemonPart("indicators")
+}
+
+extension OutputDeviceDescriptor {
+    /// The lines of `[gpio]`, or what stands in for them.
+    static let indicators = OutputDeviceDescriptor(
+        part: .indicators, changed: { $0.gpio != $1.gpio },
+        build: { configuration, devices throws(OutputError) in
+            do throws(OutputError) {
+                return try devices.indicators(configuration.gpio).map { SinkDevice([$0]) }
+            } catch {
+                throw error.renamingKey { "gpio." + $0 }
+            }
+        })
 }
 
 extension DaemonConfiguration {

@@ -9,7 +9,30 @@ extension OutputDescriptor {
         table: .table(
             "pipes", DaemonConfiguration.pipes, get: { $0.configuration.pipes },
             set: { $0.configuration.pipes = $1 }),
-        make: { _ in SinkOutput(.pipes) })
+        device: .pipes,
+        make: { _ in SinkOutput() })
+}
+
+extension DaemonPart {
+    public static let pipes = DaemonPart("pipes")
+}
+
+extension OutputDeviceDescriptor {
+    /// A named pipe per path, in their order.
+    static let pipes = OutputDeviceDescriptor(
+        part: .pipes, changed: { $0.pipes != $1.pipes },
+        build: { configuration, devices throws(OutputError) in
+            var pipes: [any Sink] = []
+            for pipe in configuration.pipes.sinks {
+                do throws(OutputError) {
+                    pipes.append(try NamedPipeSink(pipe, renderTime: devices.renderTime, log: devices.log))
+                } catch {
+                    for made in pipes { made.close() }
+                    throw error.renamingKey { "pipes." + $0 }
+                }
+            }
+            return SinkDevice(pipes)
+        })
 }
 
 extension DaemonConfiguration {
