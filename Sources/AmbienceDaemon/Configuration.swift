@@ -53,11 +53,6 @@ public struct DaemonConfiguration: Equatable, Sendable {
         self.pipes = pipes
     }
 
-    /// The persistent record's store in the state directory, or nil when it is not kept.
-    public func makeRecordStore() -> RecordStore? {
-        record.persist ? RecordStore(directory: stateDirectory, maximumBytes: record.maximumBytes) : nil
-    }
-
     /// The same configuration with the state directory `state` chose: the configured one, or
     /// the one in RAM beside the control pipe when the configured one cannot be written.
     public func storing(in state: StateDirectory) -> DaemonConfiguration {

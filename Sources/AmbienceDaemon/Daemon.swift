@@ -59,7 +59,6 @@ public final class Daemon: EventSource {
         },
         wallClock: @escaping () -> Double = { WallClock.now },
         recordCapacity: Int = LightRecord.defaultCapacity,
-        recordStores: @escaping (DaemonConfiguration) -> RecordStore? = { _ in nil },
         assemble: @escaping Assemble, reload: @escaping Reload
     ) {
         self.configuration = configuration
@@ -73,8 +72,7 @@ public final class Daemon: EventSource {
         engine = Engine(configuration: configuration.engine, startTime: clock.now)
         outputs = DaemonOutputs(
             OutputContext(
-                logger: logger, overrides: persistence, wallClock: wallClock, recordCapacity: recordCapacity,
-                recordStores: recordStores))
+                logger: logger, overrides: persistence, wallClock: wallClock, recordCapacity: recordCapacity))
         service = ServiceStatus(notifier: notifier, clock: clock)
         sensor = SensorInput(logger: logger)
     }

@@ -41,7 +41,6 @@ private func runDaemon(_ arguments: inout Arguments) throws(CommandFailure) -> E
         waiter: SignalLoopWaiter(try daemonSignals(), clock: clock),
         logger: logger, notifier: ServiceNotifier(),
         overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
-        recordStores: { $0.storing(in: state).makeRecordStore() },
         assemble: { [devices] configuration, parts throws(DaemonError) in
             try Assembly.parts(configuration, parts, devices: devices)
         },

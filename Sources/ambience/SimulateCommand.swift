@@ -83,7 +83,7 @@ private func runSimulation(_ arguments: inout Arguments) throws(CommandFailure) 
     let daemon = Daemon(
         configuration: configuration, clock: clock,
         waiter: PacedLoopWaiter(try daemonSignals(), clock: clock),
-        logger: logger, recordStores: { $0.makeRecordStore() },
+        logger: logger,
         assemble: { configuration, parts throws(DaemonError) in
             try Assembly.parts(configuration, parts, devices: devices)
         },

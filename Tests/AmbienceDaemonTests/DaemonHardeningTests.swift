@@ -225,6 +225,8 @@ final class RealPartsRig {
         let log = LogRecorder()
         let logger = Logger(prefixed: true, write: log.record)
         let state = StateDirectory(log: { logger.log(.warning, $0) })
+        // The record's store as `run` builds it; the sensor and the control pipe the test's.
+        let devices = MachineDevices(clock: clock, logger: logger, state: state)
         let daemon = Daemon(
             configuration: configuration, clock: clock,
             waiter: ScriptedWaiter(
@@ -233,8 +235,12 @@ final class RealPartsRig {
                     (1.5, .readable(control.descriptor!)), (3.5, .signal(SIGHUP)), (8, .signal(SIGTERM)),
                 ]),
             logger: logger, overrides: { OverrideStore(directory: $0.storing(in: state).stateDirectory) },
-            recordStores: { $0.storing(in: state).makeRecordStore() },
-            assemble: { _, _ in DaemonParts.of(sensor: sensor, control: control) },
+            assemble: { configuration, _ throws(DaemonError) in
+                var parts = try Assembly.parts(configuration, [.record], devices: devices)
+                parts.sensor = sensor
+                parts.control = control
+                return parts
+            },
             reload: { () throws(ConfigFileErrors) in configuration })
         try daemon.run()
         let fallback = directory.file("run/lib")

@@ -7,13 +7,14 @@ extension DaemonParts {
     static func of(
         sensor: (any LightSensor)? = nil, indicators: (any Sink)? = nil, pipes: [any Sink] = [],
         stateFile: (any Sink)? = nil, control: ControlPipe? = nil, backlight: (any Backlight)? = nil,
-        display: (any DisplaySwitch)? = nil, touch: TouchScreens? = nil
+        display: (any DisplaySwitch)? = nil, touch: TouchScreens? = nil, record: RecordStore? = nil
     ) -> DaemonParts {
         var devices: [DaemonPart: any OutputDevice] = [.pipes: SinkDevice(pipes)]
         devices[.indicators] = indicators.map { SinkDevice([$0]) }
         devices[.stateFile] = stateFile.map { SinkDevice([$0]) }
         devices[.backlight] = backlight.map { BacklightDevice($0) }
         devices[.display] = display.map { DisplayDevices($0, touch: touch) }
+        devices[.record] = record
         return DaemonParts(sensor: sensor, control: control, devices: devices)
     }
 

@@ -181,7 +181,7 @@ struct PersistentRecordTests {
         return Daemon(
             configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            recordStores: { _ in store }, assemble: { _, _ in DaemonParts.of(sensor: sensor) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, record: store) },
             reload: brokenReload("no reload"))
     }
 
@@ -203,6 +203,37 @@ struct PersistentRecordTests {
         var rows: [TraceReader.Row] = []
         while let line = try lines.nextLine() { try reader.rows(line) { rows.append($0) } }
         return rows
+    }
+
+    /// The store is the record's device, rebuilt by a reload that moves it: the rows made before
+    /// the reload go to the store they were meant for, the rest to the new one, none twice.
+    @Test func aReloadThatMovesTheRecordLeavesEachRowInTheStoreItWasMadeFor() throws {
+        let scratch = TemporaryDirectory()
+        let clock = ManualClock(now: 0)
+        var before = daemonConfiguration(interval: 1)
+        before.stateDirectory = scratch.file("before")
+        before.record = .init(flushInterval: 600)
+        var after = before
+        after.stateDirectory = scratch.file("after")
+        let sensor = FakeSensor(clock: clock, conversion: 0) { _ in 100 }
+        let devices = MachineDevices(clock: clock, logger: Logger(write: { _ in }))
+        let daemon = Daemon(
+            configuration: before, clock: clock,
+            waiter: ScriptedWaiter(clock: clock, script: [(30.5, .signal(SIGHUP))]),
+            logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
+            assemble: { configuration, wanted throws(DaemonError) in
+                var parts = try Assembly.parts(
+                    configuration, wanted.intersection([.record]), devices: devices)
+                parts.sensor = sensor
+                return parts
+            },
+            reload: { () throws(ConfigFileErrors) in after })
+        try daemon.run(until: 60)
+        let early = try Self.rows(before.stateDirectory + "/" + RecordStore.fileName)
+        let late = try Self.rows(after.stateDirectory + "/" + RecordStore.fileName)
+        #expect(early.map(\.time) == (0...30).map { Double($0) })
+        #expect(late.first?.time == 31)
+        #expect(early.count + late.count == daemon.record.count)
     }
 
     @Test func aCSVFileIsMovedAsideBeforeTheFirstCompactRows() throws {
@@ -258,7 +289,7 @@ struct PersistentRecordTests {
         let daemon = Daemon(
             configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil },
-            recordStores: { _ in store }, assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink]) },
+            assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink], record: store) },
             reload: brokenReload("no reload"))
         try daemon.run(until: 1120)
         let emitted = sink.events
@@ -290,8 +321,11 @@ struct PersistentRecordTests {
                 waiter: ScriptedWaiter(clock: clock, script: []),
                 logger: Logger(prefixed: true, write: { _ in }),
                 overrides: { _ in nil },
-                recordStores: { _ in RecordStore(directory: scratch.path, maximumBytes: 50_000_000) },
-                assemble: { _, _ in DaemonParts.of(sensor: sensor, pipes: [sink]) },
+                assemble: { _, _ in
+                    DaemonParts.of(
+                        sensor: sensor, pipes: [sink],
+                        record: RecordStore(directory: scratch.path, maximumBytes: 50_000_000))
+                },
                 reload: brokenReload("no reload")
             ).run(until: start + 60)
             emitted += sink.events
@@ -356,8 +390,8 @@ struct PersistentRecordTests {
         let daemon = Daemon(
             configuration: configuration, clock: clock, waiter: ScriptedWaiter(clock: clock, script: []),
             logger: Logger(prefixed: true, write: { _ in }), overrides: { _ in nil }, recordCapacity: 1000,
-            recordStores: { _ in store },
-            assemble: { _, _ in DaemonParts.of(sensor: FakeSensor(clock: clock, conversion: 0) { _ in 100 })
+            assemble: { _, _ in
+                DaemonParts.of(sensor: FakeSensor(clock: clock, conversion: 0) { _ in 100 }, record: store)
             },
             reload: brokenReload("no reload"))
         try daemon.run(until: 600)

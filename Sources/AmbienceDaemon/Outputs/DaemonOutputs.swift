@@ -42,7 +42,6 @@ struct OutputContext {
     let overrides: OverridePersistence
     let wallClock: () -> Double
     let recordCapacity: Int
-    let recordStores: (DaemonConfiguration) -> RecordStore?
 }
 
 /// Every output of the daemon, in the order the file's tables are read and written, and each

@@ -7,9 +7,8 @@ import AmbienceSystem
 /// persistent record: rows go to the store in batches, not one write a sample.
 final class RecordOutput: Output {
     private(set) var record: LightRecord
-    /// Where the record is persisted, if it is; made again when a reload moves it.
+    /// Where the record is persisted, if it is: its device, made again when a reload moves it.
     private(set) var store: RecordStore?
-    private let stores: (DaemonConfiguration) -> RecordStore?
     private let logger: Logger
     /// The configuration the rows are being made under.
     private var configuration: DaemonConfiguration?
@@ -20,23 +19,28 @@ final class RecordOutput: Output {
     private var lastPersisted = 0.0
     private var trouble: FaultReport
 
-    init(capacity: Int, stores: @escaping (DaemonConfiguration) -> RecordStore?, logger: Logger) {
+    init(capacity: Int, logger: Logger) {
         record = LightRecord(capacity: capacity)
-        self.stores = stores
         self.logger = logger
         trouble = FaultReport(
             log: { [logger] in logger.log(.error, $0) }, recovery: { [logger] in logger.log(.notice, $0) })
     }
 
+    /// A reload's new store: the rows so far go first to the store they were meant for, with the
+    /// parameters they were made with.
+    func adopt(_ device: (any OutputDevice)?) {
+        if record.appended > persistedRows { write() }
+        store = device as? RecordStore
+    }
+
     func start(_ configuration: DaemonConfiguration, at time: Double) {
         self.configuration = configuration
         flushInterval = configuration.record.flushInterval
-        store = stores(configuration)
         lastPersisted = time
     }
 
     /// Before `running` gives way to `next`: the rows so far go out with the parameters they
-    /// were made with, and to the store they were meant for.
+    /// were made with (a moved store took them in `adopt`).
     func reconfigure(from running: DaemonConfiguration, to next: DaemonConfiguration, at time: Double) {
         let moves = next.record != running.record || next.stateDirectory != running.stateDirectory
         if moves || next.engine.timeConstant != running.engine.timeConstant
@@ -44,7 +48,6 @@ final class RecordOutput: Output {
         {
             persist(at: time)
         }
-        if moves { store = stores(next) }
         configuration = next
         flushInterval = next.record.flushInterval
     }
@@ -73,10 +76,16 @@ final class RecordOutput: Output {
 
     func stop(at time: Double) { persist(at: time) }
 
-    /// Writes the rows not yet written, made under the configuration they were made with.
+    /// Writes the rows not yet written, and counts the flush interval from `time`.
     private func persist(at time: Double) {
-        guard let store, let configuration else { return }
+        guard store != nil, configuration != nil else { return }
         lastPersisted = time
+        write()
+    }
+
+    /// Writes the rows not yet written, made under the configuration they were made with.
+    private func write() {
+        guard let store, let configuration else { return }
         do {
             try store.append(
                 from: record, after: persistedRows,

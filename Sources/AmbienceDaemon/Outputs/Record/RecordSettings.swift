@@ -8,9 +8,29 @@ extension OutputDescriptor {
         table: .table(
             "record", DaemonConfiguration.record, get: { $0.configuration.record },
             set: { $0.configuration.record = $1 }),
-        make: { context in
-            RecordOutput(
-                capacity: context.recordCapacity, stores: context.recordStores, logger: context.logger)
+        device: .record,
+        make: { context in RecordOutput(capacity: context.recordCapacity, logger: context.logger) })
+}
+
+extension DaemonPart {
+    public static let record = DaemonPart("record")
+}
+
+/// The persistent record's file is opened for each batch, so there is nothing to close.
+extension RecordStore: OutputDevice {
+    public func close() {}
+}
+
+extension OutputDeviceDescriptor {
+    /// The store in the state directory, unless `[record] persist = false`.
+    static let record = OutputDeviceDescriptor(
+        part: .record,
+        changed: { old, new in old.record != new.record || old.stateDirectory != new.stateDirectory },
+        build: { configuration, devices throws(OutputError) in
+            guard configuration.record.persist else { return nil }
+            return RecordStore(
+                directory: devices.stateDirectory(of: configuration),
+                maximumBytes: configuration.record.maximumBytes)
         })
 }
 
