@@ -92,6 +92,14 @@ public struct DisplaySleepEngine: Sendable {
         }
     }
 
+    /// The display was found asleep at start, before the room had said anything: it stays
+    /// asleep, and the room decides from there as usual (it wakes with the light, a touch or an
+    /// awake window). Nothing changes once the room has moved it.
+    public mutating func foundAsleep() {
+        guard automatic == .on, automaticReason == .startup else { return }
+        automatic = .off
+    }
+
     /// A touch, or anyone seen there: the display wakes at once and the darkness counts again
     /// from now. It ends an override that holds the display off: someone wants to see it.
     public mutating func touched(at time: Double) {

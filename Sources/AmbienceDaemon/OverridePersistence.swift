@@ -88,3 +88,8 @@ extension DisplaySleepEngine.Command: LoggedOverride {
         }
     }
 }
+
+extension DisplayAsleepAtStop: LoggedOverride {
+    static var noun: String { "display's sleep at the last stop" }
+    var logged: String { "asleep again" }
+}

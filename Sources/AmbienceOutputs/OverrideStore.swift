@@ -20,11 +20,14 @@ public struct OverrideStore: Sendable {
     public let brightnessPath: String
     /// Where the display sleep's override lives.
     public let displayPath: String
+    /// Where a stop notes that it woke a sleeping display.
+    public let displayAtStopPath: String
 
     public init(directory: String = OverrideStore.defaultDirectory) {
         path = directory + "/override"
         brightnessPath = directory + "/brightness-override"
         displayPath = directory + "/display-override"
+        displayAtStopPath = directory + "/display-asleep-at-stop"
     }
 
     /// Records `command` as applied at `wallClockNow`; `auto` removes the record.
@@ -179,5 +182,33 @@ extension DisplaySleepEngine.Command: PersistedOverride {
     public init?(holding word: String, for remaining: Double?) {
         guard let power = DisplayPower(rawValue: word) else { return nil }
         self = .hold(power, duration: remaining)
+    }
+}
+
+/// A display the daemon had asleep when it stopped. The stop wakes it, since nothing else would;
+/// a start within `window` (a restart, an upgrade, a quick reboot) finds this note and puts it
+/// back to sleep at once rather than `sleep_after` later. Kept as an override is, with its end.
+public enum DisplayAsleepAtStop: PersistedOverride {
+    /// How long after the stop the note holds.
+    public static let window = 120.0
+
+    /// Asleep at the stop; `remaining` of the window left when read.
+    case noted(remaining: Double?)
+    /// Taken up by a start, or never written.
+    case cleared
+
+    public static func path(in store: OverrideStore) -> String { store.displayAtStopPath }
+    public static var word: String { "off" }
+
+    public var held: (word: String, duration: Double?)? {
+        switch self {
+        case .noted: ("off", Self.window)
+        case .cleared: nil
+        }
+    }
+
+    public init?(holding word: String, for remaining: Double?) {
+        guard word == "off" else { return nil }
+        self = .noted(remaining: remaining)
     }
 }

@@ -201,6 +201,30 @@ struct DisplaySleepEngineTests {
         #expect(room.engine.activeOverride == DisplaySleepEngine.Override(power: .on, until: room.time + 60))
     }
 
+    @Test func aDisplayFoundAsleepAtStartStaysAsleepUntilTheRoomWakesIt() {
+        var room = Room()
+        room.engine.foundAsleep()
+        #expect(room.engine.output == .off && room.engine.reason == .startup)
+        room.run(60, at: 1)
+        #expect(room.changes.isEmpty)
+        room.run(5, at: 300)
+        #expect(room.changes.count == 1 && room.changes[0].1 == .on)
+        #expect(room.changes[0].0 <= 60 + DisplaySleepConfiguration.darkRoom.wakeAfter + 0.1)
+    }
+
+    @Test func foundAsleepIsNewsOnlyBeforeTheRoomHasSaidAnything() {
+        var touched = Room()
+        touched.touch()
+        touched.engine.foundAsleep()
+        #expect(touched.engine.output == .on, "a touch before the device answered wins")
+        var slept = Room(try! DisplaySleepConfiguration(sleepAfter: 15))
+        slept.run(20, at: 1)
+        slept.run(5, at: 300)
+        #expect(slept.engine.output == .on && slept.engine.reason == .light)
+        slept.engine.foundAsleep()
+        #expect(slept.engine.output == .on)
+    }
+
     @Test func badSettingsAreRefusedNamingTheirKey() {
         func refusal(_ make: () throws(ConfigurationError) -> DisplaySleepConfiguration) -> String? {
             do {

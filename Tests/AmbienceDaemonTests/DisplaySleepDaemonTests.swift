@@ -36,13 +36,13 @@ final class RecordingDisplay: DisplaySwitch {
 func displayDaemon(
     _ configuration: DaemonConfiguration, clock: ManualClock, waiter: any LoopWaiting, log: LogRecorder,
     sink: RecordingSink, display: (any DisplaySwitch)?, backlight: (any Backlight)? = nil,
-    light: @escaping (Double) -> Double?
+    wallClock: @escaping () -> Double = { WallClock.now }, light: @escaping (Double) -> Double?
 ) -> Daemon {
     let sensor = FakeSensor(clock: clock, conversion: 0, light: light)
     return Daemon(
         configuration: configuration, clock: clock, waiter: waiter,
         logger: Logger(prefixed: false, write: log.record),
-        overrides: { OverrideStore(directory: $0.stateDirectory) },
+        overrides: { OverrideStore(directory: $0.stateDirectory) }, wallClock: wallClock,
         assemble: { configuration, _ throws(DaemonError) in
             do {
                 return DaemonParts.of(

@@ -162,10 +162,13 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
         return replyDue ?? nextStep()?.allowedAt
     }
 
-    /// Reads the power mode back at the next `poll` (for `ambience probe`, which asks once).
-    public func askPower(now: Double) {
-        guard !isClosed else { return }
+    /// Reads the power mode back at the next `poll` (at start, and for `ambience probe`). A
+    /// monitor that a read wakes cannot be told from one that does not before its first sleep:
+    /// it is read all the same, and says it is on.
+    @discardableResult public func askPower(now: Double) -> Bool {
+        guard !isClosed else { return false }
         powerCheckAt = now
+        return true
     }
 
     /// Releases the bus; a monitor asked to wake that has not been told yet is told first, the

@@ -95,10 +95,11 @@ public final class CECDisplay: DisplaySwitch {
     /// Whether a fault is being retried.
     public var isFailing: Bool { trouble.isFailing }
 
-    /// Reads the power back at the next `poll` (for `ambience probe`, which asks once).
-    public func askPower(now: Double) {
-        guard !isClosed else { return }
+    /// Reads the power back at the next `poll` (at start, and for `ambience probe`).
+    @discardableResult public func askPower(now: Double) -> Bool {
+        guard !isClosed else { return false }
         checkAt = now
+        return true
     }
 
     public func poll(now: Double) -> Double? {

@@ -15,6 +15,9 @@ public protocol DisplaySwitch: AnyObject {
     func poll(now: Double) -> Double?
     /// Leaves the display as it is and releases it. Idempotent.
     func close()
+    /// Asks the device to say its power at the next `poll`, without changing it: at start, so
+    /// that a display found asleep is left asleep. False for one that cannot say it unasked.
+    @discardableResult func askPower(now: Double) -> Bool
     /// Takes what the program that can reach the display says of it (`ambience kiosk`, of a
     /// Wayland session's outputs); false for a display the daemon asks itself, which ignores it.
     func told(_ power: DisplayPower) -> Bool
@@ -22,4 +25,5 @@ public protocol DisplaySwitch: AnyObject {
 
 extension DisplaySwitch {
     public func told(_ power: DisplayPower) -> Bool { false }
+    @discardableResult public func askPower(now: Double) -> Bool { false }
 }

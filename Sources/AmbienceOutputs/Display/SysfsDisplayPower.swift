@@ -74,6 +74,12 @@ public final class SysfsDisplayPower: DisplaySwitch {
         return retryAt ?? checkAt
     }
 
+    /// Reads `bl_power` at the next `poll` (at start).
+    @discardableResult public func askPower(now: Double) -> Bool {
+        checkAt = min(checkAt, now)
+        return true
+    }
+
     public func close() {
         // Nothing is held open between writes; the display stays as it is.
         retryAt = nil

@@ -4,7 +4,8 @@
 # monitor by VCP 0xD6 (ddc:BUS) as each of the module's four monitors (ddc_power_quirk 0 to 3).
 # The room sleeps the backlight after 15 s of darkness (sleep_after = 0.25, the least there is)
 # and the light wakes it; `ambience display off|on|auto` override it; a backlight that turns
-# itself back on is put back to sleep once, then left on and reported on; a stopping daemon
+# itself back on is put back to sleep once, then left on and reported on; a daemon killed while
+# the room is dark and started again leaves the sleeping backlight asleep; a stopping daemon
 # leaves it awake. The monitor sleeps in standby (2) whichever kind it is, and one that a read
 # wakes is put back to sleep and read no more while it sleeps. What is checked is what the
 # device shows (the module's backlight_power and ddc_power knobs) and what the reader and the
@@ -37,6 +38,16 @@ the_room_and_the_overrides_sleep_and_wake_the_backlight() {
     bh1750_light "$DISPLAY_DARK"
     display_becomes "$dir" backlight_power_is 4 off "the room dark (sleep_after 15 s)" "$DISPLAY_DARK_WAIT"
     log_says "$dir" 1 "display $name: asleep (the room stayed dark)"
+    # Killed asleep in the dark (a crash, a power cut: no stop wakes it) and started again: the
+    # start reads bl_power first and leaves the display asleep, never waking it.
+    daemon_kill "$dir"
+    daemon_start "$dir" as_user "$I2C_GID,$GPIO_GID,$video_gid" --
+    # shellcheck disable=SC2064 # DIR is fixed now
+    trap "daemon_kill '$dir'; echo 0 >'$bl_power'" EXIT
+    display_becomes "$dir" backlight_power_is 4 off "found asleep by the restarted daemon"
+    display_stays "$dir" backlight_power_is 4 "asleep after the restart, in the dark"
+    log_says "$dir" 1 "display $name: asleep (at start)"
+    log_says "$dir" 0 "awake"
     bh1750_light "$DISPLAY_LIT"
     display_becomes "$dir" backlight_power_is 0 on "the light on (wake_after 1 s)"
     log_says "$dir" 1 "display $name: awake (the light came on)"

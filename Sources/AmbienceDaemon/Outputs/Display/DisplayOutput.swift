@@ -38,6 +38,13 @@ final class DisplayOutput: Output {
     private var announcedPower: DisplayPower?
     private var announcedAsked: DisplayPower?
     private var announcedRequests = 0
+    /// At start, until when the device's first word on its power is awaited before anything is
+    /// asked of it; nil once it has said, or for a device that cannot say unasked.
+    private var awaitingFirstWordUntil: Double?
+
+    /// How long a device may take to say its power at start: a DDC/CI read with its rests, or a
+    /// television's answer over CEC, with room to spare.
+    static let firstWordWait = 3.0
 
     init(logger: Logger, overrides: OverridePersistence, wallClock: @escaping () -> Double) {
         self.logger = logger
@@ -62,6 +69,15 @@ final class DisplayOutput: Output {
     /// which carries its power.
     func restore(at time: Double) {
         restoreOverride(at: time)
+        if engine != nil, let configuration {
+            if overrides.restore(DisplayAsleepAtStop.self, in: configuration) != nil {
+                // The last stop woke it: asleep again, whatever it says now.
+                overrides.save(DisplayAsleepAtStop.cleared, in: configuration)
+                engine?.foundAsleep()
+            } else if device?.askPower(now: time) == true {
+                awaitingFirstWordUntil = time + Self.firstWordWait
+            }
+        }
         _ = drive(now: time)
     }
 
@@ -145,8 +161,12 @@ final class DisplayOutput: Output {
         }
     }
 
-    /// A daemon that stops leaves the display awake: nothing would wake it otherwise.
+    /// A daemon that stops leaves the display awake: nothing would wake it otherwise. One it had
+    /// asleep is noted, for a start soon after to put back to sleep.
     func stop(at time: Double) {
+        if request == .off, let configuration {
+            overrides.save(DisplayAsleepAtStop.noted(remaining: nil), in: configuration)
+        }
         device?.set(power: .on, now: time)
     }
 
@@ -168,16 +188,17 @@ final class DisplayOutput: Output {
     /// cannot say, what it was asked; nil without `[display]`.
     private var reported: DisplayPower? {
         guard let engine else { return nil }
+        if awaitingFirstWordUntil != nil { return device?.power }
         return device?.power ?? asked ?? engine.output
     }
 
     /// Moves the engine on to `now`, asks the device for the engine's wish when it changed, and
     /// notices a display that is not as asked. Returns when the device wants the loop back.
     private func drive(now: Double) -> Double? {
-        guard var running = engine else { return nil }
-        running.advance(to: now)
-        engine = running
+        engine?.advance(to: now)
         guard let device else { return nil }
+        if let due = awaitFirstWord(from: device, now: now) { return due }
+        guard let running = engine else { return nil }
         let wish = running.output
         if wish != asked {
             asked = wish
@@ -204,6 +225,18 @@ final class DisplayOutput: Output {
             }
         }
         return due
+    }
+
+    /// At start, nothing is asked of the device until it has said its power, or the wait is over:
+    /// a display that says it is asleep is left asleep, and the room decides from there. Returns
+    /// when to come back while waiting.
+    private func awaitFirstWord(from device: any DisplaySwitch, now: Double) -> Double? {
+        guard let until = awaitingFirstWordUntil else { return nil }
+        let due = device.poll(now: now)
+        if device.power == nil, now < until { return min(due ?? until, until) }
+        awaitingFirstWordUntil = nil
+        if device.power == .off { engine?.foundAsleep() }
+        return nil
     }
 
     private func restoreOverride(at time: Double) {
