@@ -33,11 +33,8 @@ final class DisplayOutput: Output {
     /// How many times the device has been asked: a Wayland session's outputs are asked through
     /// a line, so each time is one, even when the request is the same as before.
     private var requests = 0
-    /// The display's power the event lines last carried, what they last asked of a Wayland
-    /// session's outputs, and `requests` when a line last carried the session's request.
-    private var announcedPower: DisplayPower?
-    private var announcedAsked: DisplayPower?
-    private var announcedRequests = 0
+    /// What the event lines last said.
+    private var announced = Announcement()
     /// At start, until when the device's first word on its power is awaited before anything is
     /// asked of it; nil once it has said, or for a device that cannot say unasked.
     private var awaitingFirstWordUntil: Double?
@@ -111,9 +108,7 @@ final class DisplayOutput: Output {
     func annotate(_ event: inout Event) {
         event.display = reported
         event.displayAsked = askedOfSession
-        announcedPower = event.display
-        announcedAsked = event.displayAsked
-        announcedRequests = requests
+        announced = Announcement(power: event.display, asked: event.displayAsked, requests: requests)
     }
 
     /// Drives the display's power; a change of what the device says is news for the lines.
@@ -125,8 +120,8 @@ final class DisplayOutput: Output {
         } else if touch?.isTouching == false {
             touch?.releaseAll()
         }
-        let askedAgain = askedOfSession != nil && requests != announcedRequests
-        let news = reported != announcedPower || askedOfSession != announcedAsked || askedAgain
+        let askedAgain = askedOfSession != nil && requests != announced.requests
+        let news = reported != announced.power || askedOfSession != announced.asked || askedAgain
         let deadlines = [due, engine?.nextDeadline].compactMap { $0 }
         return OutputTurn(due: deadlines.min(), hasNews: news)
     }
@@ -244,6 +239,14 @@ final class DisplayOutput: Output {
         if let command = overrides.restore(DisplaySleepEngine.Command.self, in: configuration) {
             engine?.apply(command, at: time)
         }
+    }
+
+    /// The display's power the event lines last carried, what they last asked of a Wayland
+    /// session's outputs, and `requests` when a line last carried the session's request.
+    private struct Announcement {
+        var power: DisplayPower?
+        var asked: DisplayPower?
+        var requests = 0
     }
 
     private static func why(_ reason: DisplaySleepEngine.Reason) -> String {
