@@ -107,8 +107,8 @@ struct DisplayStartTests {
         let (display, emulator) = monitor(mode: 4)
         var at29: UInt16?
         try run(.screen(.ddc(.number(1))), display, lux: Self.dark) { at29 = emulator.powerMode }
-        #expect(at29 != 1)
-        #expect(!emulator.powerSets.contains { $0.value == 1 && $0.time < 30 }, "\(emulator.powerSets)")
+        #expect(at29 == 4)
+        #expect(emulator.powerSets.allSatisfy { $0.time >= 30 }, "nothing written before the stop")
         #expect(!linesSaid.contains(.on))
         #expect(emulator.protocolViolations.isEmpty)
     }

@@ -137,6 +137,8 @@ public final class DDCMonitor: Backlight, DisplaySwitch {
         // Asked again for what was written while it reads otherwise (a monitor that turned
         // itself on): written again.
         if wish == powerWritten, let power, power != wish { powerWritten = nil }
+        // Found asleep (at start), and asked to sleep: nothing is written to a sleeping monitor.
+        if wish == .off, powerWritten == nil, power == .off { powerWritten = .off }
         if wish != powerWritten { readback.wished() }
         _ = poll(now: now)
     }
