@@ -62,8 +62,8 @@ final class DisplayOutput: Output {
         asked = nil
     }
 
-    /// The persisted override, then the display as the engine wants it before the first line,
-    /// which carries its power.
+    /// The persisted override, then how the display is found: asleep when the last stop woke it
+    /// (its note), else as the device first says, awaited before anything is asked of it.
     func restore(at time: Double) {
         restoreOverride(at: time)
         if engine != nil, let configuration {
