@@ -46,20 +46,26 @@ armhf) machine=ARM ;;
 *) echo "make-deb: arch must be amd64, arm64 or armhf" >&2; exit 2 ;;
 esac
 
-# The binary must be what it is said to be.
-if ! LC_ALL=C readelf -h "$binary" | grep -q "Machine: *$machine\$"; then
-    echo "make-deb: $binary is not an $arch binary ($(LC_ALL=C readelf -h "$binary" | grep Machine))" >&2
+# The binary must be what it is said to be. Each answer is read whole before it is searched:
+# under pipefail, a grep -q that stops at its match can leave the writer a SIGPIPE, and the
+# pipeline then fails although the match was found.
+header=$(LC_ALL=C readelf -h "$binary")
+if ! grep -q "Machine: *$machine\$" <<<"$header"; then
+    echo "make-deb: $binary is not an $arch binary ($(grep Machine <<<"$header"))" >&2
     exit 1
 fi
-if [ "$arch" = armhf ] && ! LC_ALL=C readelf -h "$binary" | grep -q 'Flags:.*hard-float ABI'; then
+if [ "$arch" = armhf ] && ! grep -q 'Flags:.*hard-float ABI' <<<"$header"; then
     echo "make-deb: $binary is not built for the hard-float ABI armhf is" >&2
     exit 1
 fi
 mapfile -t daemon_needed < <(LC_ALL=C readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-if ! printf '%s\n' "${daemon_needed[@]}" | grep -qx "$gpiod"; then
+case " ${daemon_needed[*]} " in
+*" $gpiod "*) ;;
+*)
     echo "make-deb: $binary does not link $gpiod, the libgpiod of $suite: ${daemon_needed[*]}" >&2
     exit 1
-fi
+    ;;
+esac
 # The programs ambience becomes come from beside the binary (scripts/layout.sh says which).
 # shellcheck source=scripts/layout.sh
 . "$ROOT/scripts/layout.sh"
@@ -86,7 +92,10 @@ for soname in "${needed[@]}"; do
     libmosquitto.so.1) p=libmosquitto1 ;;
     *) echo "make-deb: no Debian package known for $soname (add it to scripts/make-deb.sh)" >&2; exit 1 ;;
     esac
-    printf '%s\n' "${packages[@]}" | grep -qx "$p" || packages+=("$p")
+    case " ${packages[*]} " in
+    *" $p "*) ;;
+    *) packages+=("$p") ;;
+    esac
 done
 
 commit=$(git -C "$ROOT" rev-parse --short HEAD)
