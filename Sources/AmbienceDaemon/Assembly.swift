@@ -28,7 +28,12 @@ public enum Assembly {
             }
             for descriptor in DaemonOutputs.descriptors {
                 guard let device = descriptor.device, wanted.contains(device.part) else { continue }
-                built.devices[device.part] = try device.build(configuration, devices)
+                do throws(OutputError) {
+                    built.devices[device.part] = try device.build(configuration, devices)
+                } catch {
+                    guard let table = descriptor.table else { throw error }
+                    throw error.renamingKey { table.name + "." + $0 }
+                }
             }
             return built
         } catch {

@@ -32,7 +32,8 @@ struct OutputDeviceDescriptor: Sendable {
     /// Whether the device of `new` is another than that of `old`; other changes to its settings
     /// reach the output in `reconfigure`.
     let changed: @Sendable (_ old: DaemonConfiguration, _ new: DaemonConfiguration) -> Bool
-    /// The device for a configuration, nil when it names none; a key it refuses is named in full.
+    /// The device for a configuration, nil when it names none. A key it refuses is named within
+    /// its output's table (`lines.regular`); the assembly places it under the table's name.
     let build: Build
 }
 
@@ -61,8 +62,14 @@ struct DaemonOutputs {
 
     /// The outputs whose device is among `parts`.
     func driving(_ parts: Set<DaemonPart>) -> [any Output] {
+        withDevices(among: parts).map { $0.output }
+    }
+
+    /// The outputs whose device is among `parts`, each with its part, in their order.
+    private func withDevices(among parts: Set<DaemonPart>) -> [(part: DaemonPart, output: any Output)] {
         zip(Self.descriptors, all).compactMap { descriptor, output in
-            descriptor.device.map { parts.contains($0.part) } == true ? output : nil
+            guard let part = descriptor.device?.part, parts.contains(part) else { return nil }
+            return (part, output)
         }
     }
 
@@ -76,10 +83,6 @@ struct DaemonOutputs {
 
     /// The outputs whose device is among `rebuilt` take their new devices.
     func adopt(_ parts: DaemonParts, rebuilt: Set<DaemonPart>) {
-        for (descriptor, output) in zip(Self.descriptors, all) {
-            if let part = descriptor.device?.part, rebuilt.contains(part) {
-                output.adopt(parts.devices[part])
-            }
-        }
+        for (part, output) in withDevices(among: rebuilt) { output.adopt(parts.devices[part]) }
     }
 }

@@ -25,10 +25,6 @@ extension OutputDeviceDescriptor {
         },
         build: { configuration, devices throws(OutputError) in
             guard let settings = configuration.backlight else { return nil }
-            do throws(OutputError) {
-                return try devices.backlight(settings.device).map(BacklightDevice.init)
-            } catch {
-                throw error.renamingKey { "backlight." + $0 }
-            }
+            return try devices.backlight(settings.device).map(BacklightDevice.init)
         })
 }

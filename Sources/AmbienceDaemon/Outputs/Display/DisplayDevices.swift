@@ -47,13 +47,8 @@ extension OutputDeviceDescriptor {
         },
         build: { configuration, devices throws(OutputError) in
             guard let device = configuration.displayDevice else { return nil }
-            let power: any DisplaySwitch
-            do throws(OutputError) {
-                power = try devices.display(device)
-            } catch {
-                throw error.renamingKey { "display." + $0 }
-            }
             return DisplayDevices(
-                power, touch: configuration.display?.touch == true ? devices.touchScreens() : nil)
+                try devices.display(device),
+                touch: configuration.display?.touch == true ? devices.touchScreens() : nil)
         })
 }

@@ -29,11 +29,7 @@ extension OutputDeviceDescriptor {
     static let indicators = OutputDeviceDescriptor(
         part: .indicators, changed: { $0.gpio != $1.gpio },
         build: { configuration, devices throws(OutputError) in
-            do throws(OutputError) {
-                return try devices.indicators(configuration.gpio).map { SinkDevice([$0]) }
-            } catch {
-                throw error.renamingKey { "gpio." + $0 }
-            }
+            try devices.indicators(configuration.gpio).map { SinkDevice([$0]) }
         })
 }
 

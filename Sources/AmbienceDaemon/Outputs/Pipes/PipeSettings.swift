@@ -28,7 +28,7 @@ extension OutputDeviceDescriptor {
                     pipes.append(try NamedPipeSink(pipe, renderTime: devices.renderTime, log: devices.log))
                 } catch {
                     for made in pipes { made.close() }
-                    throw error.renamingKey { "pipes." + $0 }
+                    throw error
                 }
             }
             return SinkDevice(pipes)

@@ -42,7 +42,7 @@ final class RecordOutput: Output {
     /// Before `running` gives way to `next`: the rows so far go out with the parameters they
     /// were made with (a moved store took them in `adopt`).
     func reconfigure(from running: DaemonConfiguration, to next: DaemonConfiguration, at time: Double) {
-        let moves = next.record != running.record || next.stateDirectory != running.stateDirectory
+        let moves = OutputDeviceDescriptor.record.changed(running, next)
         if moves || next.engine.timeConstant != running.engine.timeConstant
             || next.engine.sampleInterval != running.engine.sampleInterval
         {
