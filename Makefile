@@ -150,6 +150,7 @@ lint:
 	SWIFT=$(SWIFT) scripts/check-imports.py
 	SWIFT=$(SWIFT) scripts/check-architecture.py
 	python3 Tests/docs/check_links.py
+	python3 scripts/portable-math-reference.py | cmp - Tests/AmbienceCoreTests/Fixtures/portable-math.csv
 	scripts/shellcheck.sh
 
 # libFuzzer on the configuration loader, replay rows, control lines and serve's request path, bounded in time.

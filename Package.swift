@@ -196,7 +196,9 @@ let package = Package(
         // What the test targets share (the scripted loop waiter, scratch directories, input devices
         // as files, the engine's hand-written fixtures); no production target imports it.
         .target(name: "AmbienceTestSupport", dependencies: ["AmbienceCore", "AmbienceSystem"], path: "Tests/TestSupport"),
-        .testTarget(name: "AmbienceCoreTests", dependencies: ["AmbienceCore", "AmbienceTestSupport"]),
+        .testTarget(
+            name: "AmbienceCoreTests", dependencies: ["AmbienceCore", "AmbienceTestSupport"],
+            exclude: ["Fixtures"]),  // read by PortableMathTests from beside its source
         .testTarget(name: "AmbienceRecordTests", dependencies: ["AmbienceCore", "AmbienceRecord", "AmbienceTestSupport"]),
         .testTarget(
             name: "AmbienceDisplayProtocolsTests", dependencies: ["AmbienceCore", "AmbienceDisplayProtocols"]),
