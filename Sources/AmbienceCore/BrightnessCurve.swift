@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif hasFeature(Embedded)
-    // Embedded Swift has no Glibc module: libm's log10, declared.
-    @_extern(c, "log10") private func log10(_ x: Double) -> Double
-#endif
-
 /// Lux → backlight percent: points interpolated on log10 lux (the eye's response to light is
 /// closer to logarithmic than linear), held flat before the first point and after the last.
 public struct BrightnessCurve: Equatable, Sendable {
@@ -56,26 +49,25 @@ public struct BrightnessCurve: Equatable, Sendable {
     /// The percent at `lux`; a level at or below zero reads as the first point.
     public func percent(lux: Double) -> Double {
         guard lux > 0 else { return points[0].percent }
-        return percent(logLux: log10(lux))
+        return percent(logLux: PortableMath.log10(lux))
     }
 
     /// The percent at log10 lux, interpolated linearly between the points around it.
     public func percent(logLux: Double) -> Double {
         guard let first = points.first, let last = points.last else { return 0 }
-        if logLux <= log10(first.lux) { return first.percent }
-        if logLux >= log10(last.lux) { return last.percent }
+        if logLux <= PortableMath.log10(first.lux) { return first.percent }
+        if logLux >= PortableMath.log10(last.lux) { return last.percent }
         var index = 1
-        while log10(points[index].lux) < logLux { index += 1 }
+        while PortableMath.log10(points[index].lux) < logLux { index += 1 }
         let low = points[index - 1]
         let high = points[index]
-        let lowLog = log10(low.lux)
-        let fraction = (logLux - lowLog) / (log10(high.lux) - lowLog)
+        let lowLog = PortableMath.log10(low.lux)
+        let fraction = (logLux - lowLog) / (PortableMath.log10(high.lux) - lowLog)
         return low.percent + fraction * (high.percent - low.percent)
     }
 
     /// log10 of the darkest and brightest points: the light outside them changes nothing.
-    public var logLuxSpan: ClosedRange<Double> { log10(points[0].lux)...log10(points[points.count - 1].lux) }
+    public var logLuxSpan: ClosedRange<Double> {
+        PortableMath.log10(points[0].lux)...PortableMath.log10(points[points.count - 1].lux)
+    }
 }
-
-/// Base-10 logarithm for the brightness engine, declared once for both builds.
-func logarithm(_ value: Double) -> Double { log10(value) }

@@ -139,7 +139,7 @@ public struct BrightnessEngine: Sendable {
     private func clampedLevel(_ lux: Double) -> Double {
         let span = configuration.logLuxSpan
         guard lux > 0 else { return span.lowerBound }
-        return min(max(logarithm(lux), span.lowerBound), span.upperBound)
+        return min(max(PortableMath.log10(lux), span.lowerBound), span.upperBound)
     }
 
     private mutating func judge(_ sample: Double, at time: Double) {

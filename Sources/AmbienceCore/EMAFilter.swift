@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif hasFeature(Embedded)
-    // Embedded Swift has no Glibc module: libm's exp, declared.
-    @_extern(c, "exp") private func exp(_ x: Double) -> Double
-#endif
-
 /// Exponential moving average aware of uneven sample spacing:
 /// `f += (1 - exp(-Δt/τ)) * (x - f)`. The first valid sample seeds it, and so does the first
 /// one after more than 5τ without any, since the old value says nothing about the light by then.
@@ -26,7 +19,7 @@ public struct EMAFilter: Equatable, Sendable {
             value = lux
             return lux
         }
-        let next = previous + (1 - exp(-elapsed / timeConstant)) * (lux - previous)
+        let next = previous + (1 - PortableMath.exp(-elapsed / timeConstant)) * (lux - previous)
         value = next
         return next
     }

@@ -1,10 +1,6 @@
 import AmbienceCore
 import AmbienceRecord
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Draws a `PlotBuilder` as one self-contained SVG document: no scripts, fonts or links, so it
 /// opens in any browser. Every event has an element with an id (`a-event-3`: the first
 /// configuration's fourth event) and classes naming its kind and reason, so tests and style
@@ -543,6 +539,8 @@ struct LogScale {
 
     func position(_ lux: Double) -> Double {
         let clamped = min(max(lux, minimum), maximum)
-        return top + height * (1 - (log10(clamped) - log10(minimum)) / (log10(maximum) - log10(minimum)))
+        return top + height
+            * (1 - (PortableMath.log10(clamped) - PortableMath.log10(minimum))
+                / (PortableMath.log10(maximum) - PortableMath.log10(minimum)))
     }
 }

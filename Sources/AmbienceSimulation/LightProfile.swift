@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import AmbienceCore
 
 /// Light for the emulated chips: a function of simulated seconds since the start.
 public enum LightProfile: Sendable {
@@ -47,12 +45,12 @@ public enum LightProfile: Sendable {
         let base: Double
         switch hour {
         case ..<6: base = 2
-        case ..<7.5: base = 2 * pow(200, (hour - 6) / 1.5)  // dawn: 2 → 400 lux
-        case ..<11: base = 400 + 150 * sin(hour * 3)  // clouds drifting by a window
+        case ..<7.5: base = 2 * PortableMath.pow(200, (hour - 6) / 1.5)  // dawn: 2 → 400 lux
+        case ..<11: base = 400 + 150 * PortableMath.sin(hour * 3)  // clouds drifting by a window
         case 13..<13.3: base = 1500  // a cloud over the sun
         case ..<15: base = 30_000  // sunlight on the screen
         case ..<19: base = 600
-        case ..<20: base = 600 * pow(10 / 600, hour - 19)  // dusk: 600 → 10 lux
+        case ..<20: base = 600 * PortableMath.pow(10 / 600, hour - 19)  // dusk: 600 → 10 lux
         case ..<22: base = 150  // a lamp
         default: base = 2
         }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import AmbienceCore
 
 // The TSL2561's settings and its datasheet lux formula: pure, so they can be checked alone.
 extension TSL2561 {
@@ -160,7 +158,7 @@ extension TSL2561 {
         switch package {
         case .tFnCl:
             if ratio <= 0.50 {
-                lux = 0.0304 * ch0 - 0.062 * ch0 * pow(ratio, 1.4)
+                lux = 0.0304 * ch0 - 0.062 * ch0 * PortableMath.pow(ratio, 1.4)
             } else if ratio <= 0.61 {
                 lux = 0.0224 * ch0 - 0.031 * ch1
             } else if ratio <= 0.80 {
@@ -172,7 +170,7 @@ extension TSL2561 {
             }
         case .cs:
             if ratio <= 0.52 {
-                lux = 0.0315 * ch0 - 0.0593 * ch0 * pow(ratio, 1.4)
+                lux = 0.0315 * ch0 - 0.0593 * ch0 * PortableMath.pow(ratio, 1.4)
             } else if ratio <= 0.65 {
                 lux = 0.0229 * ch0 - 0.0291 * ch1
             } else if ratio <= 0.80 {
