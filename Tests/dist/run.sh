@@ -4,6 +4,7 @@
 #   - every program in Embedded Swift: no Swift runtime, no glibc symbol newer than the suite's;
 #   - armhf: ARMv6 code alone (the attributes lld merges from every object it links: v6, Thumb-1,
 #     VFPv2; the hard-float ABI), so one package serves the Pi Zero and Pi 1 as well as the 2 to 5;
+#   - arm64: no fused multiply-add in the programs' own arithmetic (Tests/dist/fused-arithmetic.sh);
 #   - replay, plot and simulate: the same bytes as this host's Embedded build;
 #   - the command-line tests (Tests/cli/run.sh) run on it;
 #   - its package (scripts/make-deb.sh), lintian clean, installed by apt in a bare root of its
@@ -187,6 +188,10 @@ for target in $targets; do
     scripts/qemu-user.sh "$arch" >/dev/null
     check "$target: every program Embedded, for $suite's glibc" embedded_and_suites_glibc "$dist" "$sysroot"
     if [ "$arch" = armhf ]; then check "$target: ARMv6 code alone, hard-float" armv6_code_alone "$dist"; fi
+    if [ "$arch" = arm64 ]; then
+        check "$target: no fused multiply-add in the programs' own arithmetic" \
+            Tests/dist/fused-arithmetic.sh "$dist/ambience"
+    fi
     check "$target: replay, plot and simulate write what the host's build writes" same_bytes_as_the_host "$dist" "$sysroot"
     check "$target: the command-line tests pass" cli_tests_pass "$dist" "$sysroot"
     check "$target: its package is lintian clean" package_is_lintian_clean "$suite" "$arch" "$dist"
