@@ -2,12 +2,9 @@
 /// caller passes monotonic seconds, as it does to `Engine`). docs/backlight.md is its contract.
 ///
 /// The light moves a *level* (log10 lux) that the target percent is read from, in the theme
-/// engine's spirit: the level stays while the light stays within `deadband` decades of it, and
-/// moves only on `dwell` seconds of evidence that the light is beyond that band on one side:
-/// either every valid raw sample since the evidence began was (the level becomes their mean),
-/// or the moving average was and the newest raw sample agrees (the level becomes the average).
-/// A shadow or a glint shorter than the dwell, or light wandering inside the band, moves
-/// nothing. The output then ramps to the target one percent at a time, at most `rampRate`
+/// engine's spirit (`DwellingLevel`): the level stays while the light stays within `deadband`
+/// decades of it, and moves only on `dwell` seconds of evidence that it is beyond that band on
+/// one side. The output then ramps to the target one percent at a time, at most `rampRate`
 /// percent a second, so a step in the light is a slow fade and never a jump.
 public struct BrightnessEngine: Sendable {
     public private(set) var configuration: BrightnessConfiguration
@@ -18,7 +15,7 @@ public struct BrightnessEngine: Sendable {
     public private(set) var automaticTarget: Int?
     public private(set) var activeOverride: Override?
     /// log10 lux the light's target was read from.
-    public private(set) var level: Double?
+    public var level: Double? { light.level }
 
     public struct Override: Equatable, Sendable {
         public var percent: Int
@@ -38,18 +35,7 @@ public struct BrightnessEngine: Sendable {
         case auto
     }
 
-    /// A run of samples beyond the band on one side (+1 above, -1 below) since `since`, with the
-    /// sum of their levels for their mean.
-    private struct Evidence: Sendable {
-        var side: Int
-        var since: Double
-        var sum: Double
-        var count: Int
-    }
-
-    private var filter: EMAFilter
-    private var rawEvidence: Evidence?
-    private var filteredEvidence: Evidence?
+    private var light: DwellingLevel
     private var state: AmbienceState?
     private var lastStep = -Double.infinity
 
@@ -59,11 +45,13 @@ public struct BrightnessEngine: Sendable {
 
     public init(configuration: BrightnessConfiguration = .indoorKiosk) {
         self.configuration = configuration
-        filter = EMAFilter(timeConstant: configuration.timeConstant)
+        light = DwellingLevel(
+            timeConstant: configuration.timeConstant, dwell: configuration.dwell,
+            deadband: configuration.deadband)
     }
 
     /// The moving average of log10 lux; nil before the first valid sample.
-    public var filteredLevel: Double? { filter.value }
+    public var filteredLevel: Double? { light.filtered }
 
     /// What the output is heading for: the override's percent, or the light's.
     public var target: Int? { activeOverride?.percent ?? automaticTarget }
@@ -86,8 +74,8 @@ public struct BrightnessEngine: Sendable {
             self.state = state
             if let level { automaticTarget = configuration.percent(logLux: level, state: state) }
         }
-        if let lux, lux.isFinite {
-            judge(clampedLevel(lux), at: time)
+        if let lux, lux.isFinite, light.judge(clampedLevel(lux), at: time), let level {
+            automaticTarget = configuration.percent(logLux: level, state: state)
         }
         advance(to: time)
     }
@@ -125,13 +113,14 @@ public struct BrightnessEngine: Sendable {
     /// is dropped.
     public mutating func reconfigure(_ newConfiguration: BrightnessConfiguration) {
         configuration = newConfiguration
-        filter.timeConstant = newConfiguration.timeConstant
-        rawEvidence = nil
-        filteredEvidence = nil
+        light.timeConstant = newConfiguration.timeConstant
+        light.dwell = newConfiguration.dwell
+        light.deadband = newConfiguration.deadband
+        light.forgetEvidence()
         if let level {
             let clamped = min(
                 max(level, newConfiguration.logLuxSpan.lowerBound), newConfiguration.logLuxSpan.upperBound)
-            self.level = clamped
+            light.move(to: clamped)
             automaticTarget = newConfiguration.percent(logLux: clamped, state: state)
         }
     }
@@ -140,49 +129,5 @@ public struct BrightnessEngine: Sendable {
         let span = configuration.logLuxSpan
         guard lux > 0 else { return span.lowerBound }
         return min(max(PortableMath.log10(lux), span.lowerBound), span.upperBound)
-    }
-
-    private mutating func judge(_ sample: Double, at time: Double) {
-        let filtered = filter.update(time: time, lux: sample)
-        guard let level else {
-            move(to: sample)
-            return
-        }
-        let rawSide = side(of: sample, from: level)
-        rawEvidence = Self.extend(rawEvidence, side: rawSide, value: sample, at: time)
-        filteredEvidence = Self.extend(
-            filteredEvidence, side: side(of: filtered, from: level), value: filtered, at: time)
-        let dwell = configuration.dwell
-        if let raw = rawEvidence, time - raw.since + Self.slack >= dwell {
-            move(to: raw.sum / Double(raw.count))
-        } else if let smooth = filteredEvidence, time - smooth.since + Self.slack >= dwell,
-            smooth.side == rawSide
-        {
-            move(to: filtered)
-        }
-    }
-
-    private mutating func move(to newLevel: Double) {
-        level = newLevel
-        rawEvidence = nil
-        filteredEvidence = nil
-        automaticTarget = configuration.percent(logLux: newLevel, state: state)
-    }
-
-    private func side(of value: Double, from level: Double) -> Int {
-        if value > level + configuration.deadband { return 1 }
-        if value < level - configuration.deadband { return -1 }
-        return 0
-    }
-
-    private static func extend(_ evidence: Evidence?, side: Int, value: Double, at time: Double) -> Evidence?
-    {
-        guard side != 0 else { return nil }
-        guard var evidence, evidence.side == side else {
-            return Evidence(side: side, since: time, sum: value, count: 1)
-        }
-        evidence.sum += value
-        evidence.count += 1
-        return evidence
     }
 }
