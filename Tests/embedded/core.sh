@@ -12,10 +12,9 @@ swiftc=${SWIFTC:-swiftc}
 flags=(-enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo -Osize -target "$target" "$@"
     -I "$dir")
 cd "$dir"
-"$swiftc" "${flags[@]}" -parse-as-library -module-name JSON -emit-module -emit-library -static \
-    "$root"/Sources/JSON/*.swift -o libJSON.a
-"$swiftc" "${flags[@]}" -parse-as-library -module-name AmbienceCore -emit-module -emit-library -static \
-    "$root"/Sources/AmbienceCore/*.swift -o libAmbienceCore.a
-"$swiftc" "${flags[@]}" -parse-as-library -module-name AmbienceRecord -emit-module -emit-library -static \
-    "$root"/Sources/AmbienceRecord/*.swift -o libAmbienceRecord.a
+for module in JSON AmbienceCore AmbienceRecord; do
+    mapfile -t sources < <(find "$root/Sources/$module" -name '*.swift' | sort)  # folders too
+    "$swiftc" "${flags[@]}" -parse-as-library -module-name "$module" -emit-module -emit-library -static \
+        "${sources[@]}" -o "lib$module.a"
+done
 "$swiftc" "${flags[@]}" -c "$root/Tests/embedded/main.swift" -o replay.o
