@@ -6,8 +6,8 @@
 /// average carries such a bit on (docs/every-pi.md, "Same bits on every architecture"). These
 /// use only IEEE-754 additions, multiplications and divisions, each rounded alone, in
 /// double-double (`DoubleDouble`) where a bit could be lost, and round once at the end: within
-/// 0.52 ulp of the true value where the result is normal, and 1 ulp where it is subnormal
-/// (Tests/AmbienceCoreTests/PortableMathTests.swift measures them).
+/// 0.51 ulp of the true value where the result is normal (0.5014 the worst of 160,000 inputs),
+/// and 1 ulp where it is subnormal (Tests/AmbienceCoreTests/PortableMathTests.swift).
 public enum PortableMath {
     /// e^x.
     public static func exp(_ x: Double) -> Double { exp(DoubleDouble(x)) }
