@@ -10,7 +10,7 @@ public struct BrightnessEngine: Sendable {
     public private(set) var configuration: BrightnessConfiguration
 
     /// The percent the backlight should show now; nil before the first valid sample or override.
-    public private(set) var output: Int?
+    public var output: Int? { ramp.output.map { Int($0) } }
     /// The light's percent (clamped to min and max); nil before the first valid sample.
     public private(set) var automaticTarget: Int?
     public private(set) var activeOverride: Override?
@@ -36,18 +36,15 @@ public struct BrightnessEngine: Sendable {
     }
 
     private var light: DwellingLevel
+    private var ramp: StepRamp
     private var state: AmbienceState?
-    private var lastStep = -Double.infinity
-
-    /// Steps and deadlines within this of each other are one: a step due at a sample's time
-    /// computed by another sum of tenths must not cost the loop a second wake-up.
-    private static let slack = 1e-6
 
     public init(configuration: BrightnessConfiguration = .indoorKiosk) {
         self.configuration = configuration
         light = DwellingLevel(
             timeConstant: configuration.timeConstant, dwell: configuration.dwell,
             deadband: configuration.deadband)
+        ramp = StepRamp(rate: configuration.rampRate)
     }
 
     /// The moving average of log10 lux; nil before the first valid sample.
@@ -60,12 +57,9 @@ public struct BrightnessEngine: Sendable {
     /// Nil when the output rests at its target and no override will end: the loop then wakes
     /// only to sample.
     public var nextDeadline: Double? {
-        var deadline = activeOverride?.until
-        if let output, let target, output != target {
-            let step = lastStep + 1 / configuration.rampRate
-            deadline = min(deadline ?? step, step)
-        }
-        return deadline
+        let step = ramp.nextStep(towards: target.map(Double.init))
+        guard let until = activeOverride?.until else { return step }
+        return min(until, step ?? until)
     }
 
     /// Feeds one sample with the theme's state at it; a failed read (nil lux) only moves time on.
@@ -82,19 +76,10 @@ public struct BrightnessEngine: Sendable {
 
     /// Ends an expired override, and takes one ramp step when one is due.
     public mutating func advance(to time: Double) {
-        if let until = activeOverride?.until, until <= time + Self.slack {
+        if let until = activeOverride?.until, until <= time + StepRamp.slack {
             activeOverride = nil
         }
-        guard let target else { return }
-        guard let current = output else {
-            // The first percent is shown as it is: there is nothing on screen to fade from.
-            output = target
-            lastStep = time
-            return
-        }
-        guard current != target, time + Self.slack >= lastStep + 1 / configuration.rampRate else { return }
-        output = current + (target > current ? 1 : -1)
-        lastStep = time
+        ramp.advance(towards: target.map(Double.init), at: time)
     }
 
     /// An override holds at once (it ramps like any change); `auto` goes back to the light.
@@ -113,6 +98,7 @@ public struct BrightnessEngine: Sendable {
     /// is dropped.
     public mutating func reconfigure(_ newConfiguration: BrightnessConfiguration) {
         configuration = newConfiguration
+        ramp.rate = newConfiguration.rampRate
         light.timeConstant = newConfiguration.timeConstant
         light.dwell = newConfiguration.dwell
         light.deadband = newConfiguration.deadband

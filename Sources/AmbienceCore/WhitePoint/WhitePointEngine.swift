@@ -12,13 +12,13 @@
 public struct WhitePointEngine: Sendable {
     public private(set) var configuration: WhitePointConfiguration
     /// The display's white now, in mireds; nil before the first near-white reading or override.
-    public private(set) var output: Double?
+    public var output: Double? { ramp.output }
     /// The room's white, in mireds; nil before the first near-white reading.
     public var roomLevel: Double? { room.level }
     public private(set) var activeOverride: Override?
     private var room: DwellingLevel
+    private var ramp: StepRamp
     private var atNight = false
-    private var lastStep = -Double.infinity
 
     public struct Override: Equatable, Sendable {
         public var kelvin: Double
@@ -41,13 +41,12 @@ public struct WhitePointEngine: Sendable {
     /// The whites an override may ask for.
     public static let overrideKelvin: ClosedRange<Double> = 1000...15_000
 
-    private static let slack = 1e-6
-
     public init(configuration: WhitePointConfiguration = .roomWhite) {
         self.configuration = configuration
         room = DwellingLevel(
             timeConstant: configuration.timeConstant, dwell: configuration.dwell,
             deadband: configuration.deadband)
+        ramp = StepRamp(rate: configuration.rampRate)
     }
 
     /// The display's white now, in kelvin, rounded; nil as `output` is.
@@ -64,12 +63,9 @@ public struct WhitePointEngine: Sendable {
 
     /// When `advance(to:)` next has something to do: the next ramp step, or an override's end.
     public var nextDeadline: Double? {
-        var deadline = activeOverride?.until
-        if let output, let target, output != target {
-            let step = lastStep + 1 / configuration.rampRate
-            deadline = min(deadline ?? step, step)
-        }
-        return deadline
+        let step = ramp.nextStep(towards: target)
+        guard let until = activeOverride?.until else { return step }
+        return min(until, step ?? until)
     }
 
     /// Feeds one reading: the room's colour (nil for a failed or not near-white one) and its lux,
@@ -89,19 +85,10 @@ public struct WhitePointEngine: Sendable {
 
     /// Ends an expired override, and takes one ramp step when one is due.
     public mutating func advance(to time: Double) {
-        if let until = activeOverride?.until, until <= time + Self.slack {
+        if let until = activeOverride?.until, until <= time + StepRamp.slack {
             activeOverride = nil
         }
-        guard let target else { return }
-        guard let current = output else {
-            // The first white is shown as it is: there is nothing on screen to move from.
-            output = target
-            lastStep = time
-            return
-        }
-        guard current != target, time + Self.slack >= lastStep + 1 / configuration.rampRate else { return }
-        output = target > current ? min(current + 1, target) : max(current - 1, target)
-        lastStep = time
+        ramp.advance(towards: target, at: time)
     }
 
     /// An override holds at once (it ramps like any change); `auto` goes back to the room.
@@ -120,6 +107,7 @@ public struct WhitePointEngine: Sendable {
     /// the evidence, judged against the old band, is dropped.
     public mutating func reconfigure(_ newConfiguration: WhitePointConfiguration) {
         configuration = newConfiguration
+        ramp.rate = newConfiguration.rampRate
         room.timeConstant = newConfiguration.timeConstant
         room.dwell = newConfiguration.dwell
         room.deadband = newConfiguration.deadband
