@@ -27,6 +27,7 @@ public final class TSL2591: LightSensor {
     public let settings: Settings
     private let clock: any Clock
     private var recovery: Recovery
+    private let registers: AmsRegisters
 
     /// The gain in use; with automatic gain, the one the light last called for.
     public private(set) var gain: Gain
@@ -49,16 +50,17 @@ public final class TSL2591: LightSensor {
         self.settings = settings
         self.clock = clock
         recovery = Recovery(policy: retryPolicy)
+        registers = AmsRegisters(bus: bus, address: address, sensor: "TSL2591 at \(bus.name) \(address)")
         if case .fixed(let fixed) = settings.gain { gain = fixed } else { gain = .medium }
     }
 
-    public var description: String { "TSL2591 at \(bus.name) \(address)" }
+    public var description: String { registers.sensor }
 
     /// Whether a TSL2591 answers at the address: its ID register reads 0x50. A TSL2561 at 0x29
     /// takes 0xB2 as a word read of its threshold register and does not read 0x50 there after
     /// power-up (it reads 0x00), so the two are told apart without writing anything.
     public static func identify(bus: any I2CBus, address: I2CAddress) throws(I2CError) -> Bool {
-        try bus.readByteData(command: command(Register.id), from: address) == chipID
+        try bus.readByteData(command: AmsRegisters.command(Register.id), from: address) == chipID
     }
 
     public func measure() throws(SensorError) -> SensorProgress {
@@ -78,12 +80,12 @@ public final class TSL2591: LightSensor {
 
     private func collect() throws(SensorError) -> SensorProgress {
         if clock.now < dataReadyAt { return .pending(until: dataReadyAt) }
-        if try readByte(Register.enable) & Enable.on != Enable.on {
+        if try registers.readByte(Register.enable) & Enable.on != Enable.on {
             // Powered down behind our back: a replugged chip comes back off, with its defaults.
             try configureChip()
             return .pending(until: dataReadyAt)
         }
-        let block = try readBlock(from: Register.status, count: 5)
+        let block = try registers.readBlock(from: Register.status, count: 5)
         guard block[0] & Status.valid != 0 else {
             lateChecks += 1
             guard lateChecks <= Self.maximumLateChecks else {
@@ -155,7 +157,7 @@ public final class TSL2591: LightSensor {
     private func configureChip() throws(SensorError) {
         gainSwitches = 0
         lateChecks = 0
-        let id = try readByte(Register.id)
+        let id = try registers.readByte(Register.id)
         guard id == Self.chipID else {
             throw SensorError(
                 .unexpectedChip(
@@ -163,7 +165,7 @@ public final class TSL2591: LightSensor {
                 sensor: description)
         }
         try applyControl()
-        let enable = try readByte(Register.enable)
+        let enable = try registers.readByte(Register.enable)
         guard enable & Enable.on == Enable.on else {
             throw SensorError(
                 .unexpectedChip("ENABLE reads 0x\(hexadecimal(enable, digits: 2)) after power-up, not 0x03"),
@@ -175,9 +177,9 @@ public final class TSL2591: LightSensor {
     /// new settings, and AVALID stays clear until it is done.
     private func applyControl() throws(SensorError) {
         let control = gain.registerBits | settings.integrationTime.registerBits
-        try writeByte(Register.enable, Enable.powerOnly)
-        try writeByte(Register.control, control)
-        try writeByte(Register.enable, Enable.on)
+        try registers.writeByte(Register.enable, Enable.powerOnly)
+        try registers.writeByte(Register.control, control)
+        try registers.writeByte(Register.enable, Enable.on)
         lateChecks = 0
         dataReadyAt = clock.now + settings.integrationTime.seconds * Self.conversionMargin + 0.002
     }
@@ -199,26 +201,5 @@ public final class TSL2591: LightSensor {
 
     enum Status {
         static let valid: UInt8 = 0x01
-    }
-
-    /// CMD (0x80) with TRANSACTION 01 (0x20): a normal register access.
-    static func command(_ register: UInt8) -> UInt8 { 0xA0 | register }
-
-    private func readByte(_ register: UInt8) throws(SensorError) -> UInt8 {
-        try onBus(description) { () throws(I2CError) in
-            try bus.readByteData(command: Self.command(register), from: address)
-        }
-    }
-
-    private func readBlock(from register: UInt8, count: Int) throws(SensorError) -> [UInt8] {
-        try onBus(description) { () throws(I2CError) in
-            try bus.writeThenRead([Self.command(register)], readCount: count, address: address)
-        }
-    }
-
-    private func writeByte(_ register: UInt8, _ value: UInt8) throws(SensorError) {
-        try onBus(description) { () throws(I2CError) in
-            try bus.writeByteData(command: Self.command(register), value: value, to: address)
-        }
     }
 }
