@@ -174,8 +174,8 @@ Depends: $depends
 Section: misc
 Priority: optional
 Description: ambient light to kiosk theme daemon for single-board computers
- Ambience reads an ambient light sensor (BH1750, TSL2561, VEML7700, TSL2591 or
- OPT3001 on I2C through /dev/i2c-N, or any that a kernel driver has, through
+ Ambience reads an ambient light sensor (BH1750, TSL2561, VEML7700, TSL2591,
+ OPT3001 or TCS34725 on I2C through /dev/i2c-N, or any that a kernel driver has, through
  IIO), smooths the light level and picks one of three display states
  (invert for a dark room, regular, contrast for sunlight on the screen) with a
  latency-bounded hysteresis engine. The state lights GPIO indicator lines

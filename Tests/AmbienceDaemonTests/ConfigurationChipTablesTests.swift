@@ -35,6 +35,11 @@ import Testing
                 == SensorModel(
                     OPT3001.Settings(range: .fixed(OPT3001.FullScale(number: 11)!), conversionTime: .ms100)))
         #expect(opt.sensor.address == 0x47)
+        let tcs = try Fixture.load(
+            "[sensor]\nkind = 'tcs34725'\n[sensor.tcs34725]\ngain = '16x'\nintegration = 614")
+        #expect(
+            tcs.sensor.model == SensorModel(TCS34725.Settings(gain: .fixed(.x16), integrationTime: .ms614)))
+        #expect(tcs.sensor.address == 0x29)
     }
 
     @Test func aFixedVEML7700GainTakesTheChipsOwnIntegrationUnlessGiven() throws {
@@ -245,7 +250,7 @@ import Testing
     @Test func kindsAreUniqueAndOnlyTheListsAreKinds() {
         let words = SensorKind.allCases.map(\.rawValue)
         #expect(Set(words).count == words.count)
-        #expect(words == ["bh1750", "tsl2561", "veml7700", "tsl2591", "opt3001", "iio"])
+        #expect(words == ["bh1750", "tsl2561", "veml7700", "tsl2591", "opt3001", "tcs34725", "iio"])
         #expect(SensorKind(rawValue: "veml7700") == .veml7700 && SensorKind(rawValue: "veml7701") == nil)
     }
 

@@ -25,7 +25,8 @@ import Testing
         (
             "[sensor]\nkind = 'bh1750'\nadress = 0x23",
             "3: sensor.adress: unknown key; sensor takes kind, bus,"
-                + " address, interval, force, device, bh1750, tsl2561, veml7700, tsl2591, opt3001"
+                + " address, interval, force, device, bh1750, tsl2561, veml7700, tsl2591, opt3001,"
+                + " tcs34725"
         ),
         (
             "[sensor.bh1750]\ngain = '1x'",
@@ -166,7 +167,7 @@ import Testing
         (
             "[sensor]\nkind = 'bh1751'",
             "2: sensor.kind: \"bh1751\" is not a sensor kind: use \"bh1750\", \"tsl2561\", \"veml7700\","
-                + " \"tsl2591\", \"opt3001\" or \"iio\""
+                + " \"tsl2591\", \"opt3001\", \"tcs34725\" or \"iio\""
         ),
         (
             Fixture.minimal("[sensor.bh1750]\nmode = 'medium'"),
@@ -245,7 +246,7 @@ import Testing
     @Test func theSensorKindIsRequired() {
         let message =
             "sensor.kind: required: the light sensor, \"bh1750\", \"tsl2561\", \"veml7700\", \"tsl2591\","
-            + " \"opt3001\" or \"iio\""
+            + " \"opt3001\", \"tcs34725\" or \"iio\""
         #expect(Fixture.errors("") == ["\(Self.file): \(message)"])
         #expect(Fixture.errors("# kiosk\n\n[sensor]\nbus = 1") == ["\(Self.file):3: \(message)"])
     }

@@ -120,6 +120,10 @@ import Testing
                 range = "auto"
                 integration = 800
 
+                [sensor.tcs34725]   # not used with this sensor kind
+                gain = "auto"
+                integration = 101
+
                 [filter]
                 tau = 2
 

@@ -88,6 +88,21 @@ import Testing
             tsl2561.protocolViolations.isEmpty, "asking for the TSL2591's ID broke no rule of the TSL2561")
     }
 
+    @Test func atTheSharedAddressATCS34725IsNamedByItsID() throws {
+        let clock = ManualClock()
+        let bus = MockI2CBus(clock: clock)
+        let chip = TCS34725Emulator(kelvin: { _ in 2700 }, light: { _ in 300 })
+        bus.attach(chip, at: 0x29)
+        let finding = SensorProbe.scan(bus, clock: clock).first
+        guard case .identified(let name, _, let reading) = finding?.outcome else {
+            Issue.record("\(String(describing: finding))")
+            return
+        }
+        #expect(name == "TCS34725")
+        #expect(abs(try reading.get().lux - 300) < 300 * 0.09)
+        #expect(chip.protocolViolations.isEmpty, "the TSL2591's ID read broke no rule of the TCS34725")
+    }
+
     @Test func somethingElseAtAnOPT3001AddressIsNotTakenForOne() throws {
         let clock = ManualClock()
         let bus = MockI2CBus(clock: clock)

@@ -219,7 +219,7 @@ simulate_stdin_takes_every_line_of_a_read() {
 # Every kind of chip the configuration takes runs the whole pipeline, emulated.
 simulate_drives_every_sensor_kind() {
     local kind
-    for kind in bh1750 tsl2561 veml7700 tsl2591 opt3001; do
+    for kind in bh1750 tsl2561 veml7700 tsl2591 opt3001 tcs34725; do
         "$BIN" simulate --sensor "$kind" --profile step:5:30000:10 --end 40 --speed 20 \
             --runtime-dir "$WORK/kind-$kind" >/dev/null 2>"$WORK/kind-$kind.err"
         grep -q "state none → invert (startup" "$WORK/kind-$kind.err" || { cat "$WORK/kind-$kind.err"; return 1; }
@@ -283,11 +283,12 @@ fatal_messages_of_every_program_go_out_at_err() {
 # Each program decodes its own table; check runs them all over the one file, [mqtt] included
 # (and only when it is there: a kiosk without a broker is no fault).
 check_checks_every_chip_table() {
-    printf '[sensor]\nkind = "veml7700"\n[sensor.veml7700]\ngain = "1x"\nintegration = 300\n[sensor.opt3001]\nrange = 12\n[sensor.tsl2591]\nmode = 1\n' >"$WORK/chips.toml"
+    printf '[sensor]\nkind = "veml7700"\n[sensor.veml7700]\ngain = "1x"\nintegration = 300\n[sensor.opt3001]\nrange = 12\n[sensor.tsl2591]\nmode = 1\n[sensor.tcs34725]\nintegration = 100\n' >"$WORK/chips.toml"
     expect_exit 78 "$BIN" check --config "$WORK/chips.toml"
     grep -q "chips.toml:5: sensor.veml7700.integration: must be 25, 50, 100, 200, 400 or 800 (milliseconds), not 300" "$WORK/err"
     grep -q "chips.toml:7: sensor.opt3001.range: must be a full-scale range number from 0 to 11, not 12" "$WORK/err"
     grep -q "chips.toml:9: sensor.tsl2591.mode: unknown key; sensor.tsl2591 takes gain, integration" "$WORK/err"
+    grep -q "chips.toml:11: sensor.tcs34725.integration: must be 24, 50, 101, 154 or 614 (milliseconds), not 100" "$WORK/err"
     printf '[sensor]\nkind = "tsl2591"\n[sensor.tsl2591]\ngain = "428x"\nintegration = 200\n' >"$WORK/tsl2591.toml"
     "$BIN" check --config "$WORK/tsl2591.toml" | grep -q 'gain = "428x"'
 }

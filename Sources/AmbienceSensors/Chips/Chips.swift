@@ -2,7 +2,8 @@
 /// order `kind` lists them in messages and `ambience check` writes their tables in.
 public enum Chips {
     public static let all: [ChipDescriptor] = [
-        BH1750.chip, TSL2561.chip, VEML7700.chip, TSL2591.chip, OPT3001.chip, IIOLightSensor.chip,
+        BH1750.chip, TSL2561.chip, VEML7700.chip, TSL2591.chip, OPT3001.chip, TCS34725.chip,
+        IIOLightSensor.chip,
     ]
 
     /// The descriptor of a kind from `all`; every `SensorKind` a chip declares is there.
@@ -23,6 +24,7 @@ public enum SensorModel: Equatable, Sendable, CustomStringConvertible {
     case veml7700(VEML7700.Settings)
     case tsl2591(TSL2591.Settings)
     case opt3001(OPT3001.Settings)
+    case tcs34725(TCS34725.Settings)
     case iio(IIOLightSensor.Settings)
 
     public var kind: SensorKind {
@@ -32,6 +34,7 @@ public enum SensorModel: Equatable, Sendable, CustomStringConvertible {
         case .veml7700: .veml7700
         case .tsl2591: .tsl2591
         case .opt3001: .opt3001
+        case .tcs34725: .tcs34725
         case .iio: .iio
         }
     }

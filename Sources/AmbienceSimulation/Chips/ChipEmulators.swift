@@ -18,7 +18,7 @@ public enum ChipEmulators {
     public static let all: [ChipEmulator] = [
         BH1750Emulator.emulator, TSL2561Emulator.emulator, VEML7700Emulator.emulator,
         TSL2591Emulator.emulator,
-        OPT3001Emulator.emulator,
+        OPT3001Emulator.emulator, TCS34725Emulator.emulator,
     ]
 
     /// What stands in for a chip no bus reaches (the kernel's, kind = "iio"): the kernel's
