@@ -128,7 +128,10 @@ private func describe(_ channel: IIOChannel) -> String {
         .last
     let reading: String
     switch channel.read() {
-    case .success(let lux): reading = "\((lux * 10).rounded() / 10) lux"
+    case .success(let light):
+        // A colour sensor's gain and integration are what udev set, or the chip's power-on ones.
+        reading =
+            "\((light.lux * 10).rounded() / 10) lux" + (channel.colour == nil ? "" : " (\(light.settings))")
     case .failure(let error): reading = "no reading: \(error)"
     }
     return "\(device) '\(channel.name)' (kernel driver" + (parent.map { " on \($0)" } ?? "") + "): "

@@ -58,11 +58,45 @@ import Testing
             ])
         try sysfs.bind(3, name: "mpu6050", ["in_accel_x_raw": "1"])
         #expect(IIOChannel.all(in: sysfs.directory).map(\.name) == ["tsl2561", "bh1750", "veml6030"])
-        #expect(try IIOChannel.find("tsl2561", in: sysfs.directory).read() == .success(123.5))
-        #expect(try IIOChannel.find("bh1750", in: sysfs.directory).read() == .success(300 * 0.833333333))
-        #expect(try IIOChannel.find("veml6030", in: sysfs.directory).read() == .success(4))
+        #expect(try IIOChannel.find("tsl2561", in: sysfs.directory).read().map(\.lux) == .success(123.5))
+        #expect(
+            try IIOChannel.find("bh1750", in: sysfs.directory).read().map(\.lux)
+                == .success(300 * 0.833333333))
+        #expect(try IIOChannel.find("veml6030", in: sysfs.directory).read().map(\.lux) == .success(4))
         let byPath = try IIOChannel.find(sysfs.directory + "/iio:device1", in: "/nonexistent")
         #expect(byPath.name == "bh1750")
+    }
+
+    /// The kernel's tcs3472 driver gives four intensity channels and no illuminance: they are
+    /// read as the i2c-dev driver reads the same counts (`TCS34725WireTests`).
+    @Test func aTCS3472sChannelsGiveLuxAndColourAsTheI2CDriversDo() throws {
+        let sysfs = Sysfs()
+        let counts = [
+            "in_intensity_clear_raw": "1000", "in_intensity_red_raw": "400", "in_intensity_green_raw": "350",
+            "in_intensity_blue_raw": "300",
+        ]
+        try sysfs.bind(
+            0, name: "tcs3472",
+            counts.merging(["in_intensity_calibscale": "4", "in_intensity_integration_time": "0.100800"]) {
+                $1
+            })
+        // An apds9960 has such channels too, but no formula of ours: not listed as a light sensor.
+        try sysfs.bind(1, name: "apds9960", counts.merging(["in_intensity_clear_calibscale": "1"]) { $1 })
+        #expect(IIOChannel.all(in: sysfs.directory).map(\.name) == ["tcs3472"])
+
+        let reading = try IIOChannel.find("tcs3472", in: sysfs.directory).read().get()
+        let same = TCS34725.reading(
+            .init(clear: 1000, red: 400, green: 350, blue: 300), gain: 4, cycles: 42, settings: "")
+        #expect(reading.lux == same.lux)
+        #expect(reading.colour == same.colour && reading.colour != nil)
+        #expect(reading.settings == "kernel driver, gain 4x, 100.8 ms")
+
+        // 2.4 ms, the chip's power-on ATIME, saturates from 768 counts: lux as a bound, no colour.
+        try sysfs.set(sysfs.directory + "/iio:device0/in_intensity_integration_time", "0.002400")
+        let saturated = try IIOChannel.find("tcs3472", in: sysfs.directory).read().get()
+        #expect(saturated.isSaturated && saturated.colour == nil)
+        try sysfs.set(sysfs.directory + "/iio:device0/in_intensity_calibscale", "3")
+        #expect(throws: IIOError.self) { try IIOChannel.find("tcs3472", in: sysfs.directory).read().get() }
     }
 
     @Test func aMissingDeviceNamesTheOnesThere() throws {

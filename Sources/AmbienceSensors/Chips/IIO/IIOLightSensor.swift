@@ -23,11 +23,11 @@ public final class IIOLightSensor: LightSensor {
     public let device: String
     public let directory: String
     private let clock: any Clock
-    private let execution: BackgroundJob<Result<Double, IIOError>>.Execution
+    private let execution: BackgroundJob<Result<Reading, IIOError>>.Execution
     private var recovery: Recovery
     private var needsInitialisation = true
     private var channel: IIOChannel?
-    private var job: BackgroundJob<Result<Double, IIOError>>?
+    private var job: BackgroundJob<Result<Reading, IIOError>>?
     private var startedAt = 0.0
     /// How long the latest read took: the next one is looked for then.
     private var expectedDuration = 0.0
@@ -35,7 +35,7 @@ public final class IIOLightSensor: LightSensor {
     public init(
         device: String, directory: String = IIOLightSensor.devicesDirectory, clock: any Clock,
         retryPolicy: RetryPolicy = RetryPolicy(),
-        execution: BackgroundJob<Result<Double, IIOError>>.Execution = .thread
+        execution: BackgroundJob<Result<Reading, IIOError>>.Execution = .thread
     ) {
         self.device = device
         self.directory = directory
@@ -72,8 +72,8 @@ public final class IIOLightSensor: LightSensor {
         if let output = job.result() {
             expectedDuration = clock.now - startedAt
             switch output {
-            case .success(let lux):
-                return .reading(Reading(lux: lux, settings: "kernel driver, \(channel.summary)"))
+            case .success(let reading):
+                return .reading(reading)
             case .failure(let error):
                 throw SensorError(.device(error.description), sensor: description)
             }
@@ -100,7 +100,8 @@ public struct IIOError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The illuminance attributes of one IIO device: `in_illuminance[0]_input` in lux, or
-/// `…_raw` with the `…_scale` and `…_offset` the IIO ABI gives: lux = (raw + offset) × scale.
+/// `…_raw` with the `…_scale` and `…_offset` the IIO ABI gives: lux = (raw + offset) × scale;
+/// or, for a colour sensor without them, its colour channels (`IIOColourChannels`).
 public struct IIOChannel: Equatable, Sendable {
     public var deviceDirectory: String
     public var name: String
@@ -109,11 +110,13 @@ public struct IIOChannel: Equatable, Sendable {
     public var raw: String?
     public var scale: String?
     public var offset: String?
+    public var colour: IIOColourChannels?
 
     /// "in_illuminance_raw × scale", for readings' descriptions.
     public var summary: String {
         let device = deviceDirectory.split(separator: "/").last.map(String.init) ?? deviceDirectory
         if let input { return "\(device) \(Self.attribute(input))" }
+        if colour != nil { return "\(device) in_intensity_{clear,red,green,blue}_raw" }
         return "\(device) "
             + ([raw, scale, offset].compactMap { $0.map(Self.attribute) }.joined(separator: ", "))
     }
@@ -138,7 +141,9 @@ public struct IIOChannel: Equatable, Sendable {
         if device.contains("/") {
             guard FileSystem.exists(device) else { throw IIOError("\(device) does not exist") }
             guard let channel = channel(at: device) else {
-                throw IIOError("\(device) has no in_illuminance_input or in_illuminance_raw")
+                throw IIOError(
+                    "\(device) has no in_illuminance_input or in_illuminance_raw, nor a known colour sensor's channels"
+                )
             }
             return channel
         }
@@ -170,23 +175,30 @@ public struct IIOChannel: Equatable, Sendable {
                     offset: attribute("_offset"))
             }
         }
-        return nil
+        return IIOColourChannels.at(deviceDirectory, name: name).map {
+            IIOChannel(deviceDirectory: deviceDirectory, name: name, colour: $0)
+        }
     }
 
-    /// Reads the lux now; blocks for as long as the driver's read does.
-    public func read() -> Result<Double, IIOError> {
+    /// Reads the light now; blocks for as long as the driver's read does.
+    public func read() -> Result<Reading, IIOError> {
         do throws(IIOError) {
-            if let input { return .success(try Self.number(input)) }
-            guard let raw else { return .failure(IIOError("no illuminance attribute")) }
-            let value = try Self.number(raw)
-            let scale = try scale.flatMap { path throws(IIOError) in
-                FileSystem.exists(path) ? try Self.number(path) : nil
-            }
-            let offset = try offset.map { path throws(IIOError) in try Self.number(path) } ?? 0
-            return .success((value + offset) * (scale ?? 1))
+            if let colour { return .success(try colour.read()) }
+            return .success(Reading(lux: try lux(), settings: "kernel driver, \(summary)"))
         } catch {
             return .failure(error)
         }
+    }
+
+    private func lux() throws(IIOError) -> Double {
+        if let input { return try Self.number(input) }
+        guard let raw else { throw IIOError("no illuminance attribute") }
+        let value = try Self.number(raw)
+        let scale = try scale.flatMap { path throws(IIOError) in
+            FileSystem.exists(path) ? try Self.number(path) : nil
+        }
+        let offset = try offset.map { path throws(IIOError) in try Self.number(path) } ?? 0
+        return (value + offset) * (scale ?? 1)
     }
 
     /// One number from a sysfs attribute ("42", "0.833333333").

@@ -135,16 +135,7 @@ public final class TCS34725: LightSensor {
     private func reading(_ channels: Channels) -> Reading {
         let integration = settings.integrationTime
         let settingsText = "gain \(gain)\(settings.gain == .automatic ? " (auto)" : ""), \(integration)"
-        let lux = Self.lux(
-            channels, countsPerLux: Self.countsPerLux(gain: gain, integrationTime: integration))
-        let ceiling = Double(integration.saturationCount)
-        guard channels.clear < ceiling, channels.red < ceiling, channels.green < ceiling,
-            channels.blue < ceiling
-        else {
-            // A saturated channel says "at least this much" of itself and nothing of the colour.
-            return Reading(lux: lux, isSaturated: true, settings: settingsText + ", saturated")
-        }
-        return Reading(lux: lux, colour: Self.tristimulus(channels), settings: settingsText)
+        return Self.reading(channels, gain: gain.factor, cycles: integration.cycles, settings: settingsText)
     }
 
     // MARK: Configuring

@@ -77,12 +77,7 @@ extension TCS34725 {
         /// ATIME's value.
         var registerValue: UInt8 { UInt8(256 - cycles) }
 
-        /// The ADC's ceiling: 1024 counts a cycle, at most 65535.
-        public var fullScaleCount: Int { min(65535, 1024 * cycles) }
-
-        /// Counts from here up are taken as saturated. Below 150 ms the datasheet's ripple
-        /// saturation sets in at 75 % of full scale (TAOS DN40), before the ADC's own.
-        public var saturationCount: Int { cycles < 64 ? fullScaleCount * 3 / 4 : fullScaleCount }
+        public var saturationCount: Int { TCS34725.saturationCount(cycles: cycles) }
     }
 
     public struct Settings: Equatable, Sendable {
@@ -128,6 +123,29 @@ extension TCS34725 {
     /// Counts per lux: the integration in milliseconds × gain / DF.
     public static func countsPerLux(gain: Gain, integrationTime: IntegrationTime) -> Double {
         integrationTime.milliseconds * gain.factor / deviceFactor
+    }
+
+    /// Counts from here up are taken as saturated: the ADC's ceiling, 1024 counts a cycle of
+    /// 2.4 ms and at most 65535, and below 150 ms (64 cycles) the datasheet's ripple saturation
+    /// at 75 % of it (TAOS DN40), before the ADC's own.
+    public static func saturationCount(cycles: Int) -> Int {
+        let fullScale = min(65535, 1024 * cycles)
+        return cycles < 64 ? fullScale * 3 / 4 : fullScale
+    }
+
+    /// One conversion's reading, at a gain (1, 4, 16 or 60) and an integration of `cycles` of
+    /// 2.4 ms: DN40's lux, and the colour unless a channel saturated. The i2c-dev driver and the
+    /// kernel's tcs3472 driver through IIO both read so.
+    public static func reading(_ channels: Channels, gain: Double, cycles: Int, settings: String) -> Reading {
+        let lux = lux(channels, countsPerLux: Double(cycles) * 2.4 * gain / deviceFactor)
+        let ceiling = Double(saturationCount(cycles: cycles))
+        guard channels.clear < ceiling, channels.red < ceiling, channels.green < ceiling,
+            channels.blue < ceiling
+        else {
+            // A saturated channel says "at least this much" of itself and nothing of the colour.
+            return Reading(lux: lux, isSaturated: true, settings: settings + ", saturated")
+        }
+        return Reading(lux: lux, colour: tristimulus(channels), settings: settings)
     }
 
     /// DN40's illuminance: (0.136 R' + 1.000 G' − 0.444 B') / CPL, R'G'B' without infrared;
