@@ -1,7 +1,8 @@
 /// The control pipe's language (docs/guarantees.md §5.5):
 /// `override invert|regular|contrast [for DURATION]` and `override auto`, and for the backlight
 /// `brightness PERCENT [for DURATION]` and `brightness auto`, and for the display's sleep
-/// `display on|off [for DURATION]` and `display auto`.
+/// `display on|off [for DURATION]` and `display auto`, and for the display's white
+/// `whitepoint KELVIN [for DURATION]` and `whitepoint auto`.
 /// DURATION is seconds, or numbers with units: `90`, `45s`, `10m`, `2h`, `1h30m`, `1d`, at most
 /// `longestOverride` (a year).
 /// Besides overrides, `record` asks the daemon to write its record of the light
@@ -12,6 +13,7 @@ public enum ControlLine {
         case override(Engine.OverrideCommand)
         case brightness(BrightnessEngine.Command)
         case display(DisplaySleepEngine.Command)
+        case whitePoint(WhitePointEngine.Command)
         case record
         /// The Wayland session's outputs, as the compositor says: any on is on.
         case outputs(DisplayPower)
@@ -31,6 +33,7 @@ public enum ControlLine {
         case "override": return .override(try parse(line))
         case "brightness": return .brightness(try parseBrightness(line))
         case "display": return .display(try parseDisplay(line))
+        case "whitepoint": return .whitePoint(try parseWhitePoint(line))
         case let word? where word == outputsReport:
             guard words.count == 2, let power = DisplayPower(rawValue: String(words[1])) else {
                 throw ParseError(message: "expected 'outputs on' or 'outputs off'")
@@ -40,7 +43,8 @@ public enum ControlLine {
             throw ParseError(
                 message: "expected 'override STATE [for DURATION]', 'override auto',"
                     + " 'brightness PERCENT [for DURATION]', 'brightness auto',"
-                    + " 'display on|off [for DURATION]' or 'display auto'")
+                    + " 'display on|off [for DURATION]', 'display auto',"
+                    + " 'whitepoint KELVIN [for DURATION]' or 'whitepoint auto'")
         }
     }
 
@@ -84,6 +88,24 @@ public enum ControlLine {
             throw ParseError(message: "'\(held.word)' is not a display power: use on, off or auto")
         }
         return .hold(power, duration: try duration(of: held, keyword: keyword))
+    }
+
+    /// `whitepoint KELVIN [for DURATION]` or `whitepoint auto`; KELVIN is a whole number 1000 to
+    /// 15000, with or without its unit (`5000`, `5000K`).
+    public static func parseWhitePoint(_ line: String) throws(ParseError) -> WhitePointEngine.Command {
+        let keyword: Substring = "whitepoint"
+        guard let held = try held(line, keyword: keyword, placeholder: "KELVIN", needs: "a white in kelvin")
+        else { return .auto }
+        let word = held.word
+        let range = WhitePointEngine.overrideKelvin
+        guard let kelvin = Int(word.hasSuffix("K") || word.hasSuffix("k") ? word.dropLast() : word),
+            range.contains(Double(kelvin))
+        else {
+            throw ParseError(
+                message: "'\(word)' is not a white: use whole kelvin \(Int(range.lowerBound)) to"
+                    + " \(Int(range.upperBound)) (5000K), or auto")
+        }
+        return .hold(kelvin: Double(kelvin), duration: try duration(of: held, keyword: keyword))
     }
 
     /// `KEYWORD VALUE [for DURATION]`, or nil for `KEYWORD auto`: the grammar every override

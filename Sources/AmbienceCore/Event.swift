@@ -43,6 +43,9 @@ public struct Event: Equatable, Sendable {
     /// What the daemon asks of a Wayland session's outputs (`[display] device = "wayland"`), which
     /// `ambience kiosk` puts them to; nil for every other display. The daemon fills it in.
     public var displayAsked: DisplayPower?
+    /// The room's colour temperature and the display's white (docs/whitepoint.md); nil when no
+    /// `[whitepoint]` is configured. The daemon fills it in.
+    public var whitePoint: WhitePointNews?
 
     public init(
         kind: Kind, state: AmbienceState?, previous: AmbienceState?, animated: Bool, reason: Reason?,
@@ -77,5 +80,18 @@ public struct Event: Equatable, Sendable {
         copy.kind = .current
         copy.animated = false
         return copy
+    }
+}
+
+/// What the lines say of the white point: the room's colour temperature as the engine smooths
+/// it (nil before a reading of colour, or while the light is too dim or not white), and the
+/// display's white (nil before the first). Whole kelvin.
+public struct WhitePointNews: Equatable, Sendable {
+    public var room: Int?
+    public var display: Int?
+
+    public init(room: Int?, display: Int?) {
+        self.room = room
+        self.display = display
     }
 }

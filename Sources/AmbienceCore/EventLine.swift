@@ -22,10 +22,11 @@ public enum EventLine {
         }
     }
 
-    /// The keys after `time` came later (override, fault, brightness, display, then
-    /// display_asked); they sit last so that readers written for the first eight keys read on
-    /// unchanged. `display` is there only when a `[display]` is configured, and `display_asked`
-    /// only when that display is a Wayland session's, so the lines of other daemons are as before.
+    /// The keys after `time` came later (override, fault, brightness, display, display_asked,
+    /// then cct and whitepoint); they sit last so that readers written for the first eight keys
+    /// read on unchanged. `display` is there only when a `[display]` is configured,
+    /// `display_asked` only when that display is a Wayland session's, and `cct` and `whitepoint`
+    /// only with a `[whitepoint]`, so the lines of other daemons are as before.
     static func json(_ event: Event, time: String, now: Double) -> String {
         var line = "{\"event\":\"\(event.kind.rawValue)\""
         line += ",\"state\":" + quoted(event.state?.rawValue)
@@ -41,6 +42,10 @@ public enum EventLine {
         line += ",\"brightness\":" + (event.brightness.map { String($0) } ?? "null")
         if let display = event.display { line += ",\"display\":\"" + display.rawValue + "\"" }
         if let asked = event.displayAsked { line += ",\"display_asked\":\"" + asked.rawValue + "\"" }
+        if let white = event.whitePoint {
+            line += ",\"cct\":" + (white.room.map { String($0) } ?? "null")
+            line += ",\"whitepoint\":" + (white.display.map { String($0) } ?? "null")
+        }
         line += "}\n"
         return line
     }
@@ -114,6 +119,10 @@ extension EventLine {
         public var display: DisplayPower?
         /// What the daemon asks of a Wayland session's outputs; nil for other displays.
         public var displayAsked: DisplayPower?
+        /// The room's colour temperature (`cct`) and the display's white (`whitepoint`), whole
+        /// kelvin; nil without a `[whitepoint]`, or from before the keys.
+        public var cct: Int?
+        public var whitePoint: Int?
         /// The line without the white space around it: what a reader passes on as it came.
         public var text: String
 
@@ -210,6 +219,8 @@ extension EventLine {
         }
         decoded.display = try word("display", in: value, DisplayPower.init(rawValue:))
         decoded.displayAsked = try word("display_asked", in: value, DisplayPower.init(rawValue:))
+        decoded.cct = try kelvin("cct", in: value)
+        decoded.whitePoint = try kelvin("whitepoint", in: value)
         return decoded
     }
 
@@ -229,6 +240,15 @@ extension EventLine {
             return word
         default: throw DecodeError("\"\(key)\" is not a string")
         }
+    }
+
+    /// A whole number of kelvin from 1000 to 15,000, the white point engine's range.
+    private static func kelvin(_ key: String, in object: JSONValue) throws(DecodeError) -> Int? {
+        guard let value = try number(key, in: object) else { return nil }
+        guard value >= 1000, value <= 15_000, value == value.rounded() else {
+            throw DecodeError("\"\(key)\" is not a whole kelvin 1000 to 15000")
+        }
+        return Int(value)
     }
 
     private static func number(_ key: String, in object: JSONValue) throws(DecodeError) -> Double? {

@@ -201,6 +201,7 @@ public final class Daemon: EventSource {
         var row = LightRecord.Row(
             time: time, lux: reading?.lux, filtered: engine.filteredLux, state: engine.state,
             isFaulted: engine.isFaulted, override: engine.activeOverride?.state)
+        row.colour = reading?.colour
         // Before the events go out, so that they carry what the outputs made of the same sample.
         for output in outputs.all { output.observe(&row) }
         dispatch(events)

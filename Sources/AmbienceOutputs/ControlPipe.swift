@@ -23,6 +23,8 @@ public final class ControlPipe {
         case brightness(BrightnessEngine.Command)
         /// `display on|off [for DURATION]` or `display auto`.
         case display(DisplaySleepEngine.Command)
+        /// `whitepoint KELVIN [for DURATION]` or `whitepoint auto`.
+        case whitePoint(WhitePointEngine.Command)
         /// `record`: write the record of the light to `RuntimePaths.record(forControl:)`.
         case record
         /// `outputs on|off`: `ambience kiosk` saying what the Wayland session's outputs are.
@@ -121,6 +123,7 @@ public final class ControlPipe {
                 case .override(let command): inputs.append(.command(command))
                 case .brightness(let command): inputs.append(.brightness(command))
                 case .display(let command): inputs.append(.display(command))
+                case .whitePoint(let command): inputs.append(.whitePoint(command))
                 case .record: inputs.append(.record)
                 case .outputs(let power): inputs.append(.outputs(power))
                 }

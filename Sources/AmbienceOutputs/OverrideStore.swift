@@ -14,6 +14,9 @@ import AmbienceSystem
 public struct OverrideStore: Sendable {
     public static let defaultDirectory = "/var/lib/ambience"
 
+    /// Where every kind's file is; a kind declared beside its output names its file in it.
+    public let directory: String
+
     /// Where the theme's override lives.
     public let path: String
     /// Where the backlight's override lives.
@@ -24,6 +27,7 @@ public struct OverrideStore: Sendable {
     public let displayAtStopPath: String
 
     public init(directory: String = OverrideStore.defaultDirectory) {
+        self.directory = directory
         path = directory + "/override"
         brightnessPath = directory + "/brightness-override"
         displayPath = directory + "/display-override"

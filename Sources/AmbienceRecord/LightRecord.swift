@@ -19,6 +19,8 @@ public struct LightRecord: Sendable {
         public var override: AmbienceState?
         /// The backlight's percent after this sample; nil without `[backlight]`.
         public var brightness: Int?
+        /// The light's colour, from a colour sensor whose channels were in range; not recorded.
+        public var colour: Tristimulus?
 
         public init(
             time: Double, lux: Double?, filtered: Double?, state: AmbienceState?, isFaulted: Bool,

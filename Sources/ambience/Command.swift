@@ -18,6 +18,7 @@ enum Ambience {
         overrideCommand,
         brightnessCommand,
         displayCommand,
+        whitePointCommand,
         recordCommand,
         statusCommand,
         watchCommand,

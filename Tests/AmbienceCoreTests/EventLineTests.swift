@@ -72,12 +72,34 @@ struct EventLineTests {
         }
     }
 
+    @Test func theRoomsColourAndTheWhiteComeLastAndOnlyWithAWhitePoint() throws {
+        var warm = change
+        warm.display = .on
+        warm.whitePoint = WhitePointNews(room: 2712, display: 4000)
+        let line = try #require(EventLine.encode(warm, format: .json, time: "12"))
+        #expect(line.hasSuffix(#","display":"on","cct":2712,"whitepoint":4000}"# + "\n"))
+        let decoded = try EventLine.decode(String(line.dropLast()))
+        #expect(decoded.cct == 2712 && decoded.whitePoint == 4000)
+        warm.whitePoint = WhitePointNews(room: nil, display: nil)
+        #expect(
+            EventLine.encode(warm, format: .json, time: "12")?.hasSuffix(
+                #""cct":null,"whitepoint":null}"# + "\n") == true)
+        warm.whitePoint = nil
+        #expect(EventLine.encode(warm, format: .json, time: "12")?.contains("cct") == false)
+        for bad in [#""cct":"warm""#, #""whitepoint":4000.5"#, #""whitepoint":900"#] {
+            #expect(throws: EventLine.DecodeError.self) {
+                try EventLine.decode(#"{"event":"current","# + bad + "}")
+            }
+        }
+    }
+
     @Test func linesStayFarBelowPipeBuf() {
         var longest = change
         longest.override = .contrast
         longest.overrideUntil = 1.2345678901234567e300
         longest.lux = -1.2345678901234567e-300
         longest.filtered = 1.2345678901234567e300
+        longest.whitePoint = WhitePointNews(room: 15_000, display: 15_000)
         let line = EventLine.encode(longest, format: .json, time: "\"2026-11-29T21:00:00.123Z\"")!
         #expect(line.utf8.count < 512)  // POSIX guarantees atomic writes up to 512 bytes
     }

@@ -12,7 +12,7 @@ import Testing
             "colour = 1",
             "1: colour: unknown key; the top level takes board, state_file, control_pipe, control_mode,"
                 + " control_group, state_directory, sensor, filter, thresholds, timing, gpio, pipes, record,"
-                + " backlight, display, serve, mqtt, kiosk"
+                + " backlight, display, whitepoint, serve, mqtt, kiosk"
         ),
         (
             "[record]\nflush_interval = 1",

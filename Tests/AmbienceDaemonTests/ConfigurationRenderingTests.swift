@@ -156,6 +156,8 @@ import Testing
 
                 # [display]: none, the display never sleeps with the room
 
+                # [whitepoint]: none, the display's white is left alone
+
                 [kiosk]
                 pipe = "/run/ambience/kiosk"
                 restart = false

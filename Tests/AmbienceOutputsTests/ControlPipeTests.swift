@@ -28,7 +28,8 @@ import Testing
         try write(
             "override invert\n\noverride dim\noverride regular for 10m\nreboot\noverride invert for 366d\n"
                 + "override auto\nbrightness 40 for 2h\nbrightness 140\ndisplay off for 8h\ndisplay dim\n"
-                + "display auto\noutputs off\noutputs dim\noutputs on for 1h\n", to: path)
+                + "display auto\noutputs off\noutputs dim\noutputs on for 1h\nwhitepoint 4500K for 1h\n"
+                + "whitepoint 3000\nwhitepoint 900K\nwhitepoint auto\n", to: path)
         let expected: [ControlPipe.Input] = [
             .command(.hold(.invert, duration: nil)),
             .rejected(
@@ -39,7 +40,8 @@ import Testing
                 line: "reboot",
                 reason: "expected 'override STATE [for DURATION]', 'override auto',"
                     + " 'brightness PERCENT [for DURATION]', 'brightness auto',"
-                    + " 'display on|off [for DURATION]' or 'display auto'"),
+                    + " 'display on|off [for DURATION]', 'display auto',"
+                    + " 'whitepoint KELVIN [for DURATION]' or 'whitepoint auto'"),
             .rejected(
                 line: "override invert for 366d",
                 reason: "'366d' is longer than the longest override, 365d (a year)"),
@@ -54,6 +56,12 @@ import Testing
             .outputs(.off),
             .rejected(line: "outputs dim", reason: "expected 'outputs on' or 'outputs off'"),
             .rejected(line: "outputs on for 1h", reason: "expected 'outputs on' or 'outputs off'"),
+            .whitePoint(.hold(kelvin: 4500, duration: 3600)),
+            .whitePoint(.hold(kelvin: 3000, duration: nil)),
+            .rejected(
+                line: "whitepoint 900K",
+                reason: "'900K' is not a white: use whole kelvin 1000 to 15000 (5000K), or auto"),
+            .whitePoint(.auto),
         ]
         #expect(control.read() == expected)
         #expect(log.messages.isEmpty)

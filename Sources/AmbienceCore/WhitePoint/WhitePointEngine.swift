@@ -52,8 +52,9 @@ public struct WhitePointEngine: Sendable {
     /// The display's white now, in kelvin, rounded; nil as `output` is.
     public var kelvin: Int? { output.map { Int((1e6 / $0).rounded()) } }
 
-    /// The room's smoothed colour temperature, in kelvin, rounded; nil before any.
-    public var roomKelvin: Int? { room.filtered.map { Int((1e6 / $0).rounded()) } }
+    /// The room's colour temperature as the engine holds it (its level, which moves only on
+    /// dwelling evidence), in kelvin, rounded; nil before any.
+    public var roomKelvin: Int? { room.level.map { Int((1e6 / $0).rounded()) } }
 
     /// What the output is heading for: the override's white, or the room's.
     public var target: Double? {

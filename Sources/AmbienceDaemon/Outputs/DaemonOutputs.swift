@@ -48,10 +48,10 @@ struct OutputContext {
 /// Every output of the daemon, in the order the file's tables are read and written, and each
 /// sample, event and turn reaches them: the sinks in the order their lines go out (the indicator
 /// lines, the pipes, then the state file); the backlight before the display, so that a fade's end
-/// is told before the display's news of the same turn. A new output is one entry here.
+/// is told before the display's news of the same turn; the white point after them. A new output is one entry here.
 struct DaemonOutputs {
     static let descriptors: [OutputDescriptor] = [
-        .indicators, .pipes, .record, .backlight, .display, .stateFile,
+        .indicators, .pipes, .record, .backlight, .display, .whitePoint, .stateFile,
     ]
 
     let all: [any Output]

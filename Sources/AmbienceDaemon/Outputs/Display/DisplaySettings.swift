@@ -140,8 +140,8 @@ extension DaemonConfiguration {
         }
     }
 
-    /// `["07:00-22:00", …]`: times of day the display never sleeps in.
-    private static func decodeWindows(
+    /// `["07:00-22:00", …]`: times of day (`[display] awake`, `[whitepoint] night`).
+    static func decodeWindows(
         _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
     ) -> [DailyWindow]? {
         guard let (value, file) = decoder.value(name, in: section) else { return nil }
