@@ -23,10 +23,18 @@ public struct StateFollower: Sendable {
         public var asked: DisplayPower?
     }
 
+    /// The display's white as the lines say it: whole kelvin, nil when they carry none.
+    public struct White: Equatable, Sendable {
+        public var kelvin: Int?
+    }
+
     /// The state last returned.
     public private(set) var acted: AmbienceState?
     private var framer = LineFramer()
     private var display: Display?
+    /// The white the newest line said, and the one last taken.
+    private var white: White?
+    private var whiteTaken: White?
 
     public init() {}
 
@@ -38,6 +46,7 @@ public struct StateFollower: Sendable {
             guard let event = Self.decode(line), let state = event.state else { continue }
             newest = (state, event.lux.map { EventLine.number($0) })
             display = Display(power: event.display, asked: event.displayAsked)
+            white = White(kelvin: event.whitePoint)
         }
         guard let newest, newest.state != acted else { return nil }
         defer { acted = newest.state }
@@ -49,6 +58,14 @@ public struct StateFollower: Sendable {
     public mutating func takeDisplay() -> Display? {
         defer { display = nil }
         return display
+    }
+
+    /// The display's white when the newest line says another than the one last taken: the kiosk
+    /// multiplies its pages by it as it ramps, state changed or not.
+    public mutating func takeWhite() -> White? {
+        guard let white, white != whiteTaken else { return nil }
+        whiteTaken = white
+        return white
     }
 
     /// The writer went away: a partial line will never be finished.

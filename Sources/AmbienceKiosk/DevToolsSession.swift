@@ -1,3 +1,4 @@
+import AmbienceCore
 import JSON
 
 /// The kiosk's side of the Chrome DevTools Protocol on the browser's pipe, without the pipe:
@@ -9,6 +10,10 @@ import JSON
 /// (`waitForDebuggerOnStart`), so they never run a line in the wrong scheme: each page gets
 /// its features, then `Runtime.runIfWaitingForDebugger`, in its own session. Each page then
 /// auto-attaches to its out-of-process frames the same way, which get the features too.
+///
+/// With a white point on the lines, each tab's top frame is multiplied by the display's white
+/// (`PageWhite`): evaluated in the document it shows, and registered for every document it
+/// loads later, the registration before replaced.
 public struct DevToolsSession: Sendable {
     /// What the session learned from one message that the program should say.
     public enum Notice: Equatable, Sendable {
@@ -43,6 +48,13 @@ public struct DevToolsSession: Sendable {
     /// The sessions of the attached pages, by session id, with their target ids.
     public private(set) var pages: [String: String] = [:]
     public private(set) var appearance: Appearance?
+    /// The script that puts the display's white on a page; nil while none was ever asked for.
+    public private(set) var whiteScript: String?
+    /// The tabs (sessions of top-level pages), which the white goes on: their frames, of this
+    /// site or another, are under it.
+    private var tabs: Set<String> = []
+    /// Each tab's registered script for new documents, by session, to remove when replaced.
+    private var newDocumentScripts: [String: String] = [:]
     private let overridesAutoDarkMode: Bool
     /// Pages showing the browser's error page, by session.
     private var unreachable: [String: UnreachablePage] = [:]
@@ -82,6 +94,16 @@ public struct DevToolsSession: Sendable {
         return pages.keys.sorted().flatMap { commands(showing: appearance, in: $0) }
     }
 
+    /// The display's white changed (nil: the native white): every tab is multiplied by it.
+    public mutating func show(white gains: DisplayGains?) -> [String] {
+        // Pages never tinted need no word that they are not.
+        if gains == nil, whiteScript == nil { return [] }
+        let script = PageWhite.script(gains)
+        guard script != whiteScript else { return [] }
+        whiteScript = script
+        return tabs.sorted().flatMap { commands(showing: script, in: $0) }
+    }
+
     /// When the next error page is due to be loaded again.
     public var nextRetry: Double? { unreachable.values.map { $0.due }.min() }
 
@@ -116,6 +138,17 @@ public struct DevToolsSession: Sendable {
             let sent = waiting.removeValue(forKey: id)
             // A page found showing an error page when it was attached (the browser's first
             // tab, whose load failed before the kiosk was there to see it).
+            if let sent, sent.method == Self.addScript, let session = sent.session, pages[session] != nil,
+                let identifier = message["result"]?["identifier"]?.stringValue
+            {
+                // Replies come in the order sent: this one replaces the one before.
+                if let replaced = newDocumentScripts.updateValue(identifier, forKey: session) {
+                    reaction.messages.append(
+                        command(
+                            "Page.removeScriptToEvaluateOnNewDocument", [("identifier", .string(replaced))],
+                            session: session))
+                }
+            }
             if let sent, sent.method == "Page.getFrameTree", let session = sent.session,
                 unreachable[session] == nil,
                 let url = message["result"]?["frameTree"]?["frame"]?["unreachableUrl"]?.stringValue
@@ -148,6 +181,11 @@ public struct DevToolsSession: Sendable {
                 reaction.notices.append(
                     .pageAttached(targetID: targetID, url: target?["url"]?.stringValue ?? ""))
                 if let appearance { reaction.messages += commands(showing: appearance, in: session) }
+                // Before the page runs: its first document is under the white too.
+                if type == "page" {
+                    tabs.insert(session)
+                    if let whiteScript { reaction.messages += commands(showing: whiteScript, in: session) }
+                }
                 // Its frames from other sites are targets of its own, attached through it.
                 reaction.messages.append(command("Target.setAutoAttach", Self.autoAttach, session: session))
             }
@@ -176,6 +214,8 @@ public struct DevToolsSession: Sendable {
                 let targetID = pages.removeValue(forKey: session)
             else { break }
             unreachable[session] = nil
+            tabs.remove(session)
+            newDocumentScripts[session] = nil
             reaction.notices.append(.pageDetached(targetID: targetID))
         default:
             break
@@ -209,6 +249,16 @@ public struct DevToolsSession: Sendable {
             messages.append(command("Emulation.setAutoDarkModeOverride", parameters, session: session))
         }
         return messages
+    }
+
+    static let addScript = "Page.addScriptToEvaluateOnNewDocument"
+
+    /// The white's script in the tab's document now, and in every one it loads later.
+    private mutating func commands(showing script: String, in session: String) -> [String] {
+        [
+            command("Runtime.evaluate", [("expression", .string(script))], session: session),
+            command(Self.addScript, [("source", .string(script))], session: session),
+        ]
     }
 
     private mutating func command(

@@ -26,6 +26,10 @@ extension KioskSettings {
         var settings = KioskSettings()
         // The daemon's, where the kiosk says what a Wayland session's outputs are.
         if let control = decoder.absolutePath("control_pipe", in: root) { settings.controlPipe = control }
+        // The daemon's too, checked there: what the pages' white is relative to.
+        if let native = decoder.number("native", in: decoder.section("whitepoint", of: root)) {
+            settings.nativeWhite = native
+        }
         keys.decode(decoder.section("kiosk", of: root), into: &settings, decoder: &decoder)
         return settings
     }

@@ -56,6 +56,9 @@ public struct KioskSettings: Equatable, Sendable {
     /// The daemon's control pipe (the file's top-level `control_pipe`): where the kiosk says what
     /// a Wayland session's outputs are, for `[display] device = "wayland"`.
     public var controlPipe = RuntimePaths.controlPipe
+    /// The panel's own white (the file's `[whitepoint] native`), which the lines' white is
+    /// shown against: a white equal to it leaves the pages as they are.
+    public var nativeWhite = WhitePointConfiguration.roomWhite.native
     public var invert: Appearance
     public var regular: Appearance
     public var contrast: Appearance

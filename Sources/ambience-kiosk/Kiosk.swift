@@ -30,6 +30,8 @@ final class Kiosk: EventSource {
     private let follower: PipeFollower
     private var states = StateFollower()
     private var appearance: Appearance?
+    /// The display's white the lines last said, as gains over the pages; nil for none.
+    private var white: DisplayGains?
     private var session = DevToolsSession()
     private var stopRequested = false
     private var lastPipeFailure: String?
@@ -134,6 +136,7 @@ final class Kiosk: EventSource {
         let browser = try Browser(arguments: arguments, environment: Environment.current)
         session = DevToolsSession(overridesAutoDarkMode: settings.overridesAutoDarkMode)
         if let appearance { _ = session.show(appearance) }
+        if let white { _ = session.show(white: white) }
         browser.send(session.start())
         run(.browsing(BrowserRun(browser: browser, answerDeadline: clock.now + settings.answerTimeout)))
         guard case .browsing(let run) = phase, let ending = run.ending else { return .stopped }
@@ -282,6 +285,13 @@ final class Kiosk: EventSource {
                 }
                 if let display = states.takeDisplay() {
                     perform(outputs.line(display: display.power, asked: display.asked))
+                }
+                if let white = states.takeWhite() {
+                    let gains = white.kelvin.map {
+                        DisplayGains(kelvin: Double($0), native: settings.nativeWhite)
+                    }
+                    self.white = gains
+                    if let browser = runningBrowser { browser.send(session.show(white: gains)) }
                 }
                 guard let update else { continue }
                 let appearance = settings.appearance(for: update.state)

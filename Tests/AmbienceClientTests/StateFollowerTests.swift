@@ -49,6 +49,21 @@ import Testing
         #expect(follower.takeDisplay() == nil)
     }
 
+    @Test func theWhiteIsTakenWhenTheNewestLineSaysAnother() {
+        var follower = StateFollower()
+        let warm = #"{"event":"current","state":"regular","cct":2700,"whitepoint":4000}"#
+        let warmer = #"{"event":"current","state":"regular","cct":2700,"whitepoint":3984}"#
+        _ = follower.consume(Array((warm + "\n").utf8))
+        #expect(follower.takeWhite() == .init(kelvin: 4000))
+        _ = follower.consume(Array((warm + "\n").utf8))
+        #expect(follower.takeWhite() == nil, "the same white again")
+        _ = follower.consume(Array((warm + "\n" + warmer + "\n").utf8))
+        #expect(follower.takeWhite() == .init(kelvin: 3984))
+        // A daemon that lost its [whitepoint]: the pages go back to their own white.
+        _ = follower.consume(Array((#"{"event":"current","state":"regular"}"# + "\n").utf8))
+        #expect(follower.takeWhite() == .init(kelvin: nil))
+    }
+
     @Test func aPartialLineIsDroppedWhenTheWriterGoes() {
         var follower = StateFollower()
         #expect(follower.consume(Array("inv".utf8)) == nil)

@@ -1,3 +1,4 @@
+import AmbienceCore
 import AmbienceKiosk
 import JSON
 import Testing
@@ -318,5 +319,64 @@ private func features(_ message: JSONValue) -> [String] {
         #expect(
             BrowserCommand.defaultProfile(stateHome: "relative", home: nil, userID: 1000)
                 == "/tmp/ambience-kiosk-1000/browser")
+    }
+}
+
+/// The display's white over the tabs: evaluated now and registered for later documents, the
+/// registration before removed, frames left to their tab's, nothing for a daemon without one.
+@Suite struct DevToolsSessionWhiteTests {
+    let warm = DisplayGains(kelvin: 4000, native: 6500)
+
+    @Test func aNewTabIsUnderTheWhiteBeforeItRunsAndItsFramesAreNot() {
+        var browser = ScriptedBrowser()
+        browser.record(browser.session.show(white: warm))
+        _ = browser.takeSent()
+        browser.says(ScriptedBrowser.attached("S1", waiting: true))
+        let methods = browser.takeSent().map { $0["method"]?.stringValue ?? "" }
+        #expect(
+            Array(methods.prefix(4)) == [
+                "Runtime.evaluate", "Page.addScriptToEvaluateOnNewDocument", "Target.setAutoAttach",
+                "Runtime.runIfWaitingForDebugger",
+            ])
+        browser.says(ScriptedBrowser.attached("F1", type: "iframe", waiting: true, target: "F"))
+        #expect(!browser.takeSent().contains { $0["method"]?.stringValue == "Runtime.evaluate" })
+    }
+
+    @Test func aChangeGoesToEveryTabAndReplacesItsRegistration() throws {
+        var browser = ScriptedBrowser()
+        browser.says(ScriptedBrowser.attached("S1", waiting: false))
+        browser.says(ScriptedBrowser.attached("S2", waiting: false, target: "U"))
+        _ = browser.takeSent()
+        browser.record(browser.session.show(white: warm))
+        let first = browser.takeSent()
+        #expect(first.map { $0["sessionId"]?.stringValue ?? "" } == ["S1", "S1", "S2", "S2"])
+        let script = try #require(first[0]["params"]?["expression"]?.stringValue)
+        let gains = [warm.red, warm.green, warm.blue].map { EventLine.number($0) }
+        #expect(script.contains("values=%27\(gains[0]) 0 0 0 0 0 \(gains[1]) 0 0 0 0 0 \(gains[2]) 0 0"))
+        let added = Int(try #require(first[1]["id"]?.numberValue))
+        browser.says(#"{"id":\#(added),"result":{"identifier":"1"}}"#)
+        #expect(browser.takeSent().isEmpty, "the first registration replaces none")
+
+        browser.record(browser.session.show(white: DisplayGains(kelvin: 4500, native: 6500)))
+        let second = browser.takeSent()
+        let again = Int(try #require(second[1]["id"]?.numberValue))
+        browser.says(#"{"id":\#(again),"result":{"identifier":"2"}}"#)
+        let removal = browser.takeSent()
+        #expect(removal.map { $0["method"]?.stringValue } == ["Page.removeScriptToEvaluateOnNewDocument"])
+        #expect(removal.first?["params"]?["identifier"]?.stringValue == "1")
+        #expect(
+            browser.session.show(white: DisplayGains(kelvin: 4500, native: 6500)).isEmpty, "the same white")
+    }
+
+    @Test func nativeWhiteEmptiesTheSheetAndNoWhiteSaysNothing() throws {
+        var browser = ScriptedBrowser()
+        browser.says(ScriptedBrowser.attached("S1", waiting: false))
+        _ = browser.takeSent()
+        #expect(browser.session.show(white: nil).isEmpty, "a daemon without a white point")
+        browser.record(browser.session.show(white: warm))
+        browser.record(browser.session.show(white: nil))
+        let cleared = try #require(browser.takeSent().last?["params"]?["source"]?.stringValue)
+        #expect(cleared.contains("w.rules='';"))
+        #expect(PageWhite.script(.unity) == PageWhite.script(nil))
     }
 }

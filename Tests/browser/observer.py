@@ -20,7 +20,8 @@ class Observer:
         # While set, the pages are answered 503 with no body, as a proxy in front of a server
         # that is starting answers: Chromium shows its error page and does not reload it itself.
         self.unavailable = False
-        self.files = {name: os.path.join(HERE, name[1:]) for name in ["/page1.html", "/page2.html", "/outer.html", "/report.js"]}
+        self.files = {name: os.path.join(HERE, name[1:]) for name in [
+            "/page1.html", "/page2.html", "/outer.html", "/white.html", "/report.js"]}
         self.files.update(extra_files or {})
         observer = self
 

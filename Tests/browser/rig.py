@@ -51,11 +51,12 @@ class Rig:
 
     # The daemon ------------------------------------------------------------------------------
 
-    def start_daemon(self, profile="noise:300:0"):
+    def start_daemon(self, profile="noise:300:0", sensor=None):
         log = open(os.path.join(self.directory, "daemon.log"), "a")
         stdin = subprocess.PIPE if profile == "stdin" else subprocess.DEVNULL
         self.daemon = subprocess.Popen(
-            [self.ambience, "simulate", "--config", self.config, "--profile", profile],
+            [self.ambience, "simulate", "--config", self.config, "--profile", profile]
+            + (["--sensor", sensor] if sensor else []),
             stdin=stdin, stdout=log, stderr=log, start_new_session=True)
         wait_for(lambda: os.path.exists(self.control) or None, 30, "the daemon's control pipe")
 

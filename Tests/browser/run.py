@@ -10,6 +10,7 @@ Each test starts its own simulated daemon, kiosk, browser and observer on loopba
 them; each has a time limit (BROWSER_TEST_TIMEOUT, default 120 s) on top of the limit of every
 wait inside it, and fails rather than hangs. No test measures speed (make bench does)."""
 
+import json
 import os
 import signal
 import subprocess
@@ -18,7 +19,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from harness import Checks  # noqa: E402 - found through the path set above
-from rig import Rig, processes_in_group, state_of, wait_for  # noqa: E402
+from devtools_port import Page, port_of  # noqa: E402
+from rig import CHROMIUM, HEADLESS, Rig, processes_in_group, state_of, wait_for  # noqa: E402
 
 WAIT = 30  # seconds any single thing may take on two busy cores
 GROUP_END = 10  # seconds for processes sent SIGKILL to be gone
@@ -124,6 +126,86 @@ def a_frame_from_another_site_follows(rig):
         since = rig.observer.count()
         rig.override(state)
         wait_state(rig, "frame", state, since)
+
+
+def expected_white_pixel(kelvin, native=6500):
+    """What a white pixel becomes under the display's white at `kelvin`, worked out here apart
+    from the Swift (docs/whitepoint.md, "The white on a display"): the white's chromaticity
+    (CIE daylight from 4000 K; below, Krystek's Planckian locus moved by daylight's offset from
+    it at 4000 K), linear sRGB gains relative to the native white, the largest 1, then sRGB's
+    encoding into 0 to 255."""
+    def daylight(t):
+        x = (-4.6070e9 / t ** 3 + 2.9678e6 / t ** 2 + 0.09911e3 / t + 0.244063 if t <= 7000
+             else -2.0064e9 / t ** 3 + 1.9018e6 / t ** 2 + 0.24748e3 / t + 0.237040)
+        y = -3 * x * x + 2.87 * x - 0.275
+        return 4 * x / (-2 * x + 12 * y + 3), 6 * y / (-2 * x + 12 * y + 3)
+
+    def planck(t):
+        u = (0.860117757 + 1.54118254e-4 * t + 1.28641212e-7 * t * t) / (1 + 8.42420235e-4 * t + 7.08145163e-7 * t * t)
+        v = (0.317398726 + 4.22806245e-5 * t + 4.20481691e-8 * t * t) / (1 - 2.89741816e-5 * t + 1.61456053e-7 * t * t)
+        return u, v
+
+    def white(t):
+        if t >= 4000:
+            return daylight(t)
+        (ju, jv), (pu, pv), (u, v) = daylight(4000), planck(4000), planck(t)
+        return u + ju - pu, v + jv - pv
+
+    def linear(uv):
+        u, v = uv
+        x, y = 3 * u / (2 * u - 8 * v + 4), 2 * v / (2 * u - 8 * v + 4)
+        big_x, big_z = x / y, (1 - x - y) / y
+        return (3.2406 * big_x - 1.5372 - 0.4986 * big_z, -0.9689 * big_x + 1.8758 + 0.0415 * big_z,
+                0.0557 * big_x - 0.2040 + 1.0570 * big_z)
+
+    ratios = [a / b for a, b in zip(linear(white(kelvin)), linear(white(native)))]
+    gains = [r / max(ratios) for r in ratios]
+    return tuple(round(255 * (12.92 * g if g <= 0.0031308 else 1.055 * g ** (1 / 2.4) - 0.055)) for g in gains)
+
+
+def state_file(rig):
+    try:
+        with open(os.path.join(rig.runtime, "state.json")) as file:
+            return json.load(file)
+    except (OSError, ValueError):
+        return None
+
+
+def the_white_point_multiplies_the_page_and_leaves_its_layout_and_clicks(rig):
+    """A warm room (a lamp at 100 lx, 2700 K, read by the emulated TCS34725) with strength 1:
+    the kiosk's white page shows the white's pixel within 2/255; its fixed bar stays at the top
+    through a scroll, and a click lands on the page's button. Then daylight: white again."""
+    rig.start_daemon(profile="stdin", sensor="tcs34725")
+    rig.light(100)
+    profile = os.path.join(rig.directory, "profile")
+    rig.start_kiosk(page="/white.html", browser=[CHROMIUM] + HEADLESS + [
+        "--remote-debugging-port=0", "--hide-scrollbars", "--user-data-dir=" + profile,
+        rig.observer.url("/white.html")])
+    warm = wait_for(lambda: (state_file(rig) or {}).get("whitepoint"), WAIT, "a white on the lines")
+    assert 2500 <= warm <= 2900, warm
+    page = Page(port_of(profile, WAIT), "/white.html", WAIT)
+    try:
+        expected = expected_white_pixel(warm)
+        shown = wait_for(lambda: (lambda p: p if all(abs(a - b) <= 2 for a, b in zip(p, expected)) else None)(
+            page.pixel(5, 80)), WAIT, "the page at %s (2700 K is %s)" % (expected, page.pixel(5, 80)))
+        assert shown[0] == 255 and shown[2] < 200, shown
+        # The overlay takes no click and moves nothing: what is under a point is the page's own.
+        assert page.evaluate("document.elementFromPoint(260, 150).id") == "button"
+        page.evaluate("window.scrollTo(0, 800)")
+        assert page.evaluate("document.getElementById('bar').getBoundingClientRect().top") == 0
+        assert page.evaluate("document.elementFromPoint(5, 20).id") == "bar"
+        page.evaluate("window.scrollTo(0, 0)")
+        since = rig.observer.count()
+        for kind in ("mousePressed", "mouseReleased"):
+            page.call("Input.dispatchMouseEvent", {"type": kind, "x": 260, "y": 150, "button": "left", "clickCount": 1})
+        rig.observer.wait(lambda reports: any(r["kind"] == "click" for r in reports[since:]), WAIT, "the click")
+        # Daylight: the room's white is the panel's own, and the page is white again.
+        rig.light(3000)
+        wait_for(lambda: (state_file(rig) or {}).get("whitepoint") == 6500 or None, WAIT, "the native white")
+        wait_for(lambda: (lambda p: p if all(v >= 253 for v in p) else None)(page.pixel(5, 80)), WAIT,
+                 "a white page in daylight")
+    finally:
+        page.close()
 
 
 def a_daemon_restart_with_a_new_runtime_directory(rig):
@@ -340,6 +422,8 @@ TESTS = [
     (a_missing_browser_is_an_error, {}),
     (usage_errors_are_exit_2, {}),
     (a_bad_kiosk_table_is_a_configuration_error, {}),
+    (the_white_point_multiplies_the_page_and_leaves_its_layout_and_clicks, {
+        "kiosk_table": "[whitepoint]\nstrength = 1\nwarmest = 2700\ndwell = 1\ntau = 0.3\nramp = 200\n"}),
     (serve_every_state_in_order, {}),
     (serve_a_reload_keeps_the_state, {}),
     (serve_a_window_the_page_opens_follows, {}),

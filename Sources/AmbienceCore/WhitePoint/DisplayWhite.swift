@@ -28,6 +28,18 @@ public struct DisplayGains: Equatable, Sendable {
         self.init(red: ratios.0 / largest, green: ratios.1 / largest, blue: ratios.2 / largest)
     }
 
+    /// The gains as 8-bit sRGB values (IEC 61966-2-1's transfer): what a white pixel becomes
+    /// under them, and the colour a page is multiplied by.
+    public var sRGBBytes: (red: Int, green: Int, blue: Int) {
+        func encoded(_ linear: Double) -> Int {
+            let clamped = min(max(linear, 0), 1)
+            let value =
+                clamped <= 0.0031308 ? 12.92 * clamped : 1.055 * PortableMath.pow(clamped, 1 / 2.4) - 0.055
+            return Int((value * 255).rounded())
+        }
+        return (encoded(red), encoded(green), encoded(blue))
+    }
+
     /// The chromaticity of white at `kelvin`, as the type's comment says.
     public static func white(kelvin: Double) -> Chromaticity {
         if kelvin >= 4000 { return ColourTemperature.daylight(kelvin: kelvin) }
