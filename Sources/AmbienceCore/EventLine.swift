@@ -123,6 +123,9 @@ extension EventLine {
         /// kelvin; nil without a `[whitepoint]`, or from before the keys.
         public var cct: Int?
         public var whitePoint: Int?
+        /// Whether the line has the white point's keys: a daemon with `[whitepoint]`, whose
+        /// values may still be null.
+        public var hasWhitePoint = false
         /// The line without the white space around it: what a reader passes on as it came.
         public var text: String
 
@@ -221,6 +224,7 @@ extension EventLine {
         decoded.displayAsked = try word("display_asked", in: value, DisplayPower.init(rawValue:))
         decoded.cct = try kelvin("cct", in: value)
         decoded.whitePoint = try kelvin("whitepoint", in: value)
+        decoded.hasWhitePoint = value["whitepoint"] != nil
         return decoded
     }
 

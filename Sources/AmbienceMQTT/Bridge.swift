@@ -96,9 +96,10 @@ public final class Bridge {
     struct Features: Equatable {
         var backlight: Bool
         var display: Bool
+        var whitePoint: Bool
 
-        static let none = Features(backlight: false, display: false)
-        static let all = Features(backlight: true, display: true)
+        static let none = Features(backlight: false, display: false, whitePoint: false)
+        static let all = Features(backlight: true, display: true, whitePoint: true)
     }
     /// The look for stale documents is over, the daemon not heard from yet: the announcement
     /// waits for its first line, at most until this time.
@@ -158,7 +159,9 @@ public final class Bridge {
     public func eventLine(_ line: String, now: Double) -> [BridgeAction] {
         guard status.consume(line, now: now) else { return [] }
         daemonWriting = true
-        features = Features(backlight: status.brightness != nil, display: status.display != nil)
+        features = Features(
+            backlight: status.brightness != nil, display: status.display != nil,
+            whitePoint: status.whitePoint != nil)
         guard isConnected else { return [] }
         var actions = [publishState(now: now)]
         if daemonWaitEnds != nil {
@@ -177,6 +180,7 @@ public final class Bridge {
         [
             topics.overrideCommand, topics.groupOverrideCommand, topics.brightnessCommand,
             topics.groupBrightnessCommand, topics.displayCommand, topics.groupDisplayCommand,
+            topics.whitePointCommand,
         ]
     }
 
@@ -185,6 +189,7 @@ public final class Bridge {
         case topics.overrideCommand, topics.groupOverrideCommand: .theme
         case topics.brightnessCommand, topics.groupBrightnessCommand: .brightness
         case topics.displayCommand, topics.groupDisplayCommand: .display
+        case topics.whitePointCommand: .whitePoint
         default: nil
         }
     }
@@ -291,9 +296,11 @@ public final class Bridge {
         guard let discovery = settings.discovery else { return [] }
         // The fleet's entities only with device-based discovery (Home Assistant 2024.11 on).
         return settings.perEntityDiscovery
-            ? discovery.entityDocuments(backlight: features.backlight, display: features.display)
+            ? discovery.entityDocuments(
+                backlight: features.backlight, display: features.display, whitePoint: features.whitePoint)
             : [
-                discovery.deviceDocument(backlight: features.backlight, display: features.display),
+                discovery.deviceDocument(
+                    backlight: features.backlight, display: features.display, whitePoint: features.whitePoint),
                 discovery.groupDocument,
             ]
     }

@@ -109,7 +109,7 @@ public struct Discovery: Sendable {
     /// The kiosk's entities; the brightness ones only with `backlight` (its daemon's lines carry
     /// a percent, not null: a kiosk without a backlight has nothing to show or set), the
     /// display's only with `display` (its lines carry the display's power).
-    public func components(backlight: Bool, display: Bool = false) -> [Component] {
+    public func components(backlight: Bool, display: Bool = false, whitePoint: Bool = false) -> [Component] {
         let id = topics.discoveryObjectID
         let brightness = [
             Component(
@@ -159,6 +159,38 @@ public struct Discovery: Sendable {
                     ("value_template", .string("{{ 'ON' if value_json.fault else 'OFF' }}")),
                 ]),
         ] + (backlight ? brightness : []) + (display ? displayComponents : [])
+            + (whitePoint ? whitePointComponents : [])
+    }
+
+    /// The room's colour temperature, and the display's white: a number in kelvin that holds
+    /// it (`whitepoint KELVIN`) and a button that gives it back to the room. Home Assistant has
+    /// no device class for a colour temperature: the unit says it.
+    private var whitePointComponents: [Component] {
+        let id = topics.discoveryObjectID
+        return [
+            Component(
+                key: "cct", platform: "sensor",
+                options: [
+                    ("unique_id", .string("\(id)_cct")), ("name", .string("Room colour temperature")),
+                    ("unit_of_measurement", .string("K")), ("state_class", .string("measurement")),
+                    ("value_template", .string("{{ value_json.cct }}")), ("icon", .string("mdi:palette")),
+                ]),
+            Component(
+                key: "whitepoint", platform: "number",
+                options: [
+                    ("unique_id", .string("\(id)_whitepoint")), ("name", .string("Display white")),
+                    ("min", .number(1000)), ("max", .number(15000)), ("step", .number(100)),
+                    ("mode", .string("box")), ("unit_of_measurement", .string("K")),
+                    ("command_topic", .string(topics.whitePointCommand)),
+                    ("value_template", .string("{{ value_json.whitepoint }}")),
+                    ("icon", .string("mdi:white-balance-auto")),
+                ]),
+            Component(
+                key: "whitepoint_auto", platform: "button",
+                options: Self.displayButton(
+                    uniqueID: "\(id)_whitepoint_auto", name: "Display white follows the room",
+                    commandTopic: topics.whitePointCommand, payload: "auto", icon: "mdi:palette-outline")),
+        ]
     }
 
     private var displayComponents: [Component] {
@@ -199,8 +231,11 @@ public struct Discovery: Sendable {
     }
 
     /// The one device-based document.
-    public func deviceDocument(backlight: Bool, display: Bool = false) -> (topic: String, payload: String) {
-        let components = components(backlight: backlight, display: display).map { component in
+    public func deviceDocument(backlight: Bool, display: Bool = false, whitePoint: Bool = false) -> (
+        topic: String, payload: String
+    ) {
+        let components = components(backlight: backlight, display: display, whitePoint: whitePoint).map {
+            component in
             (component.key, JSONValue.object([("p", .string(component.platform))] + component.options))
         }
         let document = JSONValue.object(
@@ -269,9 +304,10 @@ public struct Discovery: Sendable {
     }
 
     /// One document per entity, for Home Assistant before 2024.11.
-    public func entityDocuments(backlight: Bool, display: Bool = false) -> [(topic: String, payload: String)]
+    public func entityDocuments(backlight: Bool, display: Bool = false, whitePoint: Bool = false)
+        -> [(topic: String, payload: String)]
     {
-        components(backlight: backlight, display: display).map { component in
+        components(backlight: backlight, display: display, whitePoint: whitePoint).map { component in
             let document = JSONValue.object(
                 component.options + shared + [("device", device), ("origin", origin)])
             return (
@@ -284,7 +320,7 @@ public struct Discovery: Sendable {
     /// documents of another setting to remove.
     public var allTopics: [String] {
         [topics.deviceDiscovery]
-            + components(backlight: true, display: true).map {
+            + components(backlight: true, display: true, whitePoint: true).map {
                 topics.entityDiscovery(platform: $0.platform, objectID: $0.key)
             }
     }

@@ -16,6 +16,9 @@ public struct KioskStatus: Equatable, Sendable {
     public var brightness: Int?
     /// The display awake or asleep, as its device says; nil when the kiosk has no `[display]`.
     public var display: DisplayPower?
+    /// The room's colour temperature and the display's white; nil when the kiosk has no
+    /// `[whitepoint]`.
+    public var whitePoint: WhitePointNews?
 
     public init() {}
 
@@ -37,12 +40,14 @@ public struct KioskStatus: Equatable, Sendable {
         if let value = event.fault { fault = value }
         brightness = event.brightness
         display = event.display
+        whitePoint = event.hasWhitePoint ? WhitePointNews(room: event.cct, display: event.whitePoint) : nil
         return true
     }
 
     /// The retained state payload at monotonic `now`:
     /// `{"state":…,"lux":…,"filtered":…,"override":…,"override_remaining_s":…,"fault":…,"brightness":…}`,
-    /// and `"display":"on"` or `"off"` last when the kiosk has a `[display]`.
+    /// and `"display":"on"` or `"off"` when the kiosk has a `[display]`, and `"cct"` and
+    /// `"whitepoint"` (kelvin, or null) last when it has a `[whitepoint]`.
     public func payload(now: Double) -> String {
         let remaining = overrideEnds.map { max(0, ($0 - now) * 10).rounded() / 10 }
         // Typed apart: Swift 6.0's type checker gives up on the whole list and its sum at once.
@@ -56,6 +61,10 @@ public struct KioskStatus: Equatable, Sendable {
             ("brightness", brightness.map { .number(Double($0)) } ?? .null),
         ]
         if let display { members.append(("display", .string(display.rawValue))) }
+        if let whitePoint {
+            members.append(("cct", whitePoint.room.map { .number(Double($0)) } ?? .null))
+            members.append(("whitepoint", whitePoint.display.map { .number(Double($0)) } ?? .null))
+        }
         return JSONValue.object(members).text
     }
 }

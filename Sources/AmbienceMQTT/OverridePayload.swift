@@ -11,6 +11,7 @@ public enum OverridePayload {
         case theme = "override"
         case brightness
         case display
+        case whitePoint = "whitepoint"
 
         /// What a rejected payload's warning suggests instead.
         public var expected: String {
@@ -18,6 +19,7 @@ public enum OverridePayload {
             case .theme: "auto, invert, regular or contrast, optionally 'for 30m'"
             case .brightness: "auto or a whole percent 0 to 100, optionally 'for 30m'"
             case .display: "on, off or auto, optionally 'for 30m'"
+            case .whitePoint: "auto or whole kelvin 1000 to 15000, optionally 'for 30m'"
             }
         }
     }
@@ -45,6 +47,7 @@ public enum OverridePayload {
             case .theme: _ = try ControlLine.parse(line)
             case .brightness: _ = try ControlLine.parseBrightness(line)
             case .display: _ = try ControlLine.parseDisplay(line)
+            case .whitePoint: _ = try ControlLine.parseWhitePoint(line)
             }
         } catch {
             return .failure(Rejection(message: error.message))

@@ -27,6 +27,8 @@ public struct Topics: Equatable, Sendable {
     public var displayCommand: String { "\(prefix)/\(deviceID)/display/set" }
     /// The display's sleep overrides for every kiosk at once.
     public var groupDisplayCommand: String { "\(prefix)/all/display/set" }
+    /// The display's white for this kiosk: whole kelvin, or `auto`.
+    public var whitePointCommand: String { "\(prefix)/\(deviceID)/whitepoint/set" }
     /// Home Assistant says `online` here when it (re)starts: the moment to announce again.
     public var homeAssistantStatus: String { "\(discoveryPrefix)/status" }
 

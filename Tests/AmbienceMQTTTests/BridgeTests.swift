@@ -56,9 +56,14 @@ struct BridgeTests {
         "homeassistant/switch/ambience_k1/display/config",
         "homeassistant/button/ambience_k1/display_auto/config",
     ]
+    static let whitePointEntityTopics = [
+        "homeassistant/sensor/ambience_k1/cct/config", "homeassistant/number/ambience_k1/whitepoint/config",
+        "homeassistant/button/ambience_k1/whitepoint_auto/config",
+    ]
     static let commandTopics = [
         "ambience/k1/override/set", "ambience/all/override/set", "ambience/k1/brightness/set",
         "ambience/all/brightness/set", "ambience/k1/display/set", "ambience/all/display/set",
+        "ambience/k1/whitepoint/set",
     ]
 
     @Test func eachConnectionSaysOnlineSubscribesAnnouncesAndPublishesOneFreshState() {
@@ -70,7 +75,9 @@ struct BridgeTests {
                 == .publish(Publication(topic: "ambience/k1/status", payload: "online", retain: true)))
         // The other style's topics, then the bridge's own status last. (Typed apart: Swift
         // 6.0's type checker gives up on the whole sum inside #expect.)
-        let otherStyle: [String] = Self.entityTopics + Self.brightnessEntityTopics + Self.displayEntityTopics
+        let otherStyle: [String] =
+            Self.entityTopics + Self.brightnessEntityTopics + Self.displayEntityTopics
+            + Self.whitePointEntityTopics
         let expected: [String] =
             Self.commandTopics + ["homeassistant/status"] + otherStyle + ["ambience/k1/status"]
         #expect(subscribed(actions) == expected)
@@ -313,6 +320,44 @@ struct BridgeTests {
             })
     }
 
+    static let warmLine =
+        #"{"event":"current","state":"regular","lux":300,"filtered":300,"fault":false,"brightness":null,"cct":2712,"whitepoint":4000}"#
+
+    /// With `[whitepoint]`: the room's colour temperature in the state and a sensor reading it,
+    /// the display's white as a number whose commands reach the control pipe.
+    @Test func aKioskWithAWhitePointShowsTheRoomsColourAndTakesAWhite() throws {
+        let bridge = makeBridge(daemonLine: Self.warmLine)
+        _ = bridge.connected(now: 0)
+        let document = try JSONValue.parse(published(statusReturns(bridge, now: 0.1))[0].payload)
+        #expect(document["cmps"]?["cct"]?["p"] == .string("sensor"))
+        #expect(document["cmps"]?["whitepoint"]?["p"] == .string("number"))
+        let state = try #require(
+            published(bridge.eventLine(Self.warmLine, now: 1)).first { $0.topic == "ambience/k1/state" })
+        let payload = try JSONValue.parse(state.payload)
+        #expect(payload["cct"] == .number(2712) && payload["whitepoint"] == .number(4000))
+        for (payload, line) in [
+            ("4500", "whitepoint 4500"), ("3000K for 2h", "whitepoint 3000K for 2h"),
+            ("auto", "whitepoint auto"),
+        ] {
+            let actions = bridge.message(
+                topic: "ambience/k1/whitepoint/set", payload: Array(payload.utf8), retained: false, now: 2)
+            #expect(actions.contains(.control(line)), "\(payload)")
+        }
+        let refused = bridge.message(
+            topic: "ambience/k1/whitepoint/set", payload: Array("900".utf8), retained: false, now: 2)
+        #expect(
+            refused.contains {
+                if case .warn(let message) = $0 { message.contains("1000 to 15000") } else { false }
+            })
+        // Without [whitepoint]: no entity, and no key in the state.
+        let without = makeBridge()
+        _ = without.connected(now: 0)
+        #expect(
+            try JSONValue.parse(published(statusReturns(without, now: 0.1))[0].payload)["cmps"]?["cct"] == nil
+        )
+        #expect(!without.status.payload(now: 1).contains("cct"))
+    }
+
     @Test func withoutABacklightNoBrightnessEntity() throws {
         let bridge = makeBridge()
         _ = bridge.connected(now: 0)
@@ -439,6 +484,7 @@ struct BridgeTests {
         // Every topic of this kiosk looked at, never the fleet's, which the other kiosks announce.
         let documents: [String] =
             [Self.deviceTopic] + Self.entityTopics + Self.brightnessEntityTopics + Self.displayEntityTopics
+            + Self.whitePointEntityTopics
         let expected: [String] = Self.commandTopics + documents + ["ambience/k1/status"]
         #expect(subscribed(actions) == expected)
         #expect(!published(actions).contains { $0.topic.hasPrefix("homeassistant/") })

@@ -77,6 +77,22 @@ struct DiscoveryTests {
         #expect(nested.groupDiscovery == "homeassistant/device/site_kiosks_all/config")
     }
 
+    /// With `[whitepoint]`: the room's colour temperature, a number in kelvin that holds the
+    /// display's white, and a button that gives it back to the room.
+    @Test func theWhitePointsEntitiesOnlyWithItsKeys() throws {
+        let without = try JSONValue.parse(discovery.deviceDocument(backlight: false).payload)
+        #expect(without["cmps"]?["cct"] == nil)
+        let document = try JSONValue.parse(
+            discovery.deviceDocument(backlight: false, whitePoint: true).payload)
+        let components = try #require(document["cmps"])
+        #expect(components["cct"]?["unit_of_measurement"]?.stringValue == "K")
+        #expect(components["cct"]?["value_template"]?.stringValue == "{{ value_json.cct }}")
+        #expect(components["whitepoint"]?["p"]?.stringValue == "number")
+        #expect(components["whitepoint"]?["command_topic"]?.stringValue == topics.whitePointCommand)
+        #expect(components["whitepoint"]?["min"]?.numberValue == 1000)
+        #expect(components["whitepoint_auto"]?["payload_press"]?.stringValue == "auto")
+    }
+
     @Test func noVersionNoSoftwareField() throws {
         let document = try JSONValue.parse(
             Discovery(topics: topics, name: "x").deviceDocument(backlight: true).payload)
@@ -84,12 +100,12 @@ struct DiscoveryTests {
         #expect(document["dev"]?["sw"] == nil)
     }
 
-    @Test func allTopicsCoverBothStylesWithTheBrightnessAndDisplayEntitiesButNotTheSharedGroup() {
+    @Test func allTopicsCoverBothStylesWithEveryOutputsEntitiesButNotTheSharedGroup() {
         #expect(!discovery.allTopics.contains(discovery.groupDocument.topic))
-        #expect(discovery.allTopics.count == 9)
+        #expect(discovery.allTopics.count == 12)
         #expect(
             Set(discovery.allTopics).isSuperset(
-                of: discovery.entityDocuments(backlight: true, display: true).map(\.topic)))
+                of: discovery.entityDocuments(backlight: true, display: true, whitePoint: true).map(\.topic)))
         #expect(discovery.allTopics.contains(discovery.deviceDocument(backlight: false).topic))
     }
 

@@ -54,9 +54,16 @@ COMPONENTS = {  # unique id: (domain, device class, unit)
     # It has a [display]: the display's switch, and the way back to the room.
     f"{DEVICE}_display": ("switch", None, None),
     f"{DEVICE}_display_auto": ("button", None, None),
+    # It has a [whitepoint]: the room's colour temperature, the display's white, and the way back.
+    f"{DEVICE}_cct": ("sensor", None, "K"),
+    f"{DEVICE}_whitepoint": ("number", None, "K"),
+    f"{DEVICE}_whitepoint_auto": ("button", None, None),
 }
-# A button has no state of its own: unknown until pressed, then the time it was.
-STATELESS = {f"{DEVICE}_brightness_auto", f"{DEVICE}_display_auto"}
+# A button has no state of its own: unknown until pressed, then the time it was. The kiosk's
+# sensor (a BH1750) has no colour, so the room's colour temperature is unknown, and so is the
+# display's white until something holds it.
+STATELESS = {f"{DEVICE}_brightness_auto", f"{DEVICE}_display_auto", f"{DEVICE}_whitepoint_auto",
+             f"{DEVICE}_cct", f"{DEVICE}_whitepoint"}
 # The brightness the curve gives at 300 lx, the light the kiosk starts in.
 CURVE_AT_300_LX = 62
 # A Home Assistant log line: "2026-01-01 00:00:00.000 WARNING (MainThread) [logger.name] text".
@@ -261,6 +268,7 @@ keepalive = 5
 """ + "".join(line + "\n" for line in mqtt_lines) + f"""[backlight]
 device = "{backlight}"
 [display]
+[whitepoint]
 """)
 
     def start_daemon(self):
@@ -383,7 +391,7 @@ def available(unique_id):
     return lambda s: s != "unavailable" if unique_id in STATELESS else s not in ("unknown", "unavailable")
 
 
-def percent_is(percent):
+def number_is(percent):
     def wanted(state):
         try:
             return float(state) == percent
@@ -436,7 +444,7 @@ def device_and_entities_appear(rig, seen):
     brightness_capabilities = {"min": 0, "max": 100, "step": 1, "mode": "slider"}
     assert entities[f"{DEVICE}_brightness"][0]["capabilities"] == brightness_capabilities, \
         entities[f"{DEVICE}_brightness"][0]["capabilities"]
-    assert rig.recorded(seen[f"{DEVICE}_brightness"], 0, percent_is(CURVE_AT_300_LX))
+    assert rig.recorded(seen[f"{DEVICE}_brightness"], 0, number_is(CURVE_AT_300_LX))
     lux, _ = rig.recorded(seen[f"{DEVICE}_lux"], 0, lambda s: s not in ("unknown", "unavailable"))
     assert near(lux, 300), lux
     assert rig.recorded(seen[f"{DEVICE}_theme"], 0, lambda s: s == "regular")
@@ -500,7 +508,7 @@ def brightness_follows_the_kiosk_and_reaches_the_daemon(rig, seen):
         rig.publish(f"ambience-test/{topic}", json.dumps(payload))
         eventually(lambda: any(e.get("brightness") == percent for e in rig.daemon_events(first)),
                    f"the daemon's pipe to show the brightness {percent} from {entity_id}")
-        eventually(lambda: rig.recorded(number, since, percent_is(percent)),
+        eventually(lambda: rig.recorded(number, since, number_is(percent)),
                    f"the kiosk's number recorded as {percent}")
     assert not os.path.exists(os.path.join(rig.work, "lib", "brightness-override")), "auto keeps no override"
 
@@ -528,6 +536,22 @@ def display_switch_shows_the_device_and_reaches_the_daemon(rig, seen):
             eventually(lambda: read(held).split()[:1] == [override], f"{held} to hold {override}")
         else:
             eventually(lambda: not os.path.exists(held), f"no {held} after auto")
+
+
+def the_display_white_reaches_the_daemon_and_comes_back(rig, seen):
+    """number.set_value on the display's white, then its button: the daemon's own event lines
+    show the white held, the number follows them, the override is kept as the daemon keeps
+    them, and `auto` ends it."""
+    number, held = seen[f"{DEVICE}_whitepoint"], os.path.join(rig.work, "lib", "whitepoint-override")
+    since, first = time.time(), len(rig.daemon_events())
+    rig.publish("ambience-test/number", json.dumps({"entity_id": number, "value": 5000}))
+    eventually(lambda: any(e.get("whitepoint") == 5000 for e in rig.daemon_events(first)),
+               "the daemon's pipe to show the white 5000 K")
+    eventually(lambda: rig.recorded(number, since, number_is(5000)), "the white recorded as 5000 K")
+    eventually(lambda: read(held).split()[:1] == ["5000"], f"{held} to hold 5000")
+    assert rig.recorded(seen[f"{DEVICE}_cct"], 0, lambda s: s == "unknown"), "a sensor without colour"
+    rig.publish("ambience-test/button", json.dumps({"entity_id": seen[f"{DEVICE}_whitepoint_auto"]}))
+    eventually(lambda: not os.path.exists(held), f"no {held} after auto")
 
 
 def entities_unavailable_when_the_bridge_is_killed(rig, seen):
@@ -605,6 +629,7 @@ def no_warning_or_error_from_the_mqtt_component(rig, seen):
 STEPS = [device_and_entities_appear, values_follow_the_light, the_fault_goes_on_and_off,
          select_options_reach_the_daemon, brightness_follows_the_kiosk_and_reaches_the_daemon,
          display_switch_shows_the_device_and_reaches_the_daemon,
+         the_display_white_reaches_the_daemon_and_comes_back,
          entities_unavailable_when_the_bridge_is_killed,
          a_restart_of_home_assistant_is_answered_by_an_announcement,
          switching_discovery_styles_leaves_one_entity_each, discovery_off_removes_the_entities,
