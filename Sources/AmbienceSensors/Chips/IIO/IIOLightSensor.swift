@@ -68,7 +68,7 @@ public final class IIOLightSensor: LightSensor {
     }
 
     private func collect() throws(SensorError) -> SensorProgress {
-        guard let job, let channel else { throw SensorError(.device("no device"), sensor: description) }
+        guard let job, channel != nil else { throw SensorError(.device("no device"), sensor: description) }
         if let output = job.result() {
             expectedDuration = clock.now - startedAt
             switch output {
