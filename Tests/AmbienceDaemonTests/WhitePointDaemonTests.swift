@@ -91,6 +91,11 @@ struct WhitePointDaemonTests {
         let bound = WhitePointConfiguration.roomWhite.latencyBound(sampleInterval: 0.1)
         #expect(try #require(ramp.last?.time) - 60 <= bound)
         #expect(abs(Self.mired(try #require(sink.events.last?.whitePoint?.room)) - Self.mired(6500)) < 6)
+        // The log says where it settled, once a change, not at every step.
+        let settled = log.lines.filter { $0.contains("white point: the display at") }
+        #expect(
+            settled.count == 2 && settled[0].contains("at 4000 K (room 2") && settled[1].contains("at 6500 K")
+        )
         // Once there, nothing more is said.
         #expect(sink.events.last.map { $0.time < 60 + bound } == true)
     }

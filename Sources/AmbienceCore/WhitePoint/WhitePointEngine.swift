@@ -62,6 +62,9 @@ public struct WhitePointEngine: Sendable {
         return room.level.map { configuration.target(roomMired: $0, atNight: atNight) }
     }
 
+    /// Whether the display's white is where it is heading: no ramp step is due.
+    public var isSettled: Bool { ramp.nextStep(towards: target) == nil }
+
     /// When `advance(to:)` next has something to do: the next ramp step, or an override's end.
     public var nextDeadline: Double? {
         let step = ramp.nextStep(towards: target)

@@ -16,6 +16,8 @@ final class WhitePointOutput: Output {
     private var engine: WhitePointEngine?
     /// What the event lines last carried, so that each change is told once.
     private var announced: WhitePointNews?
+    /// The white the log last said the display settled at: one line a change, not a step.
+    private var logged: Int?
 
     init(logger: Logger, overrides: OverridePersistence, wallClock: @escaping () -> Double) {
         self.logger = logger
@@ -70,6 +72,11 @@ final class WhitePointOutput: Output {
         guard var engine else { return .idle }
         engine.advance(to: now)
         self.engine = engine
+        if let white = engine.kelvin, white != logged, engine.isSettled {
+            logged = white
+            let room = engine.roomKelvin.map { "room \($0) K" } ?? "no colour from the room yet"
+            logger.log(.info, "white point: the display at \(white) K (\(room))")
+        }
         return OutputTurn(due: engine.nextDeadline, ridesOnNearbyWake: true, hasNews: news != announced)
     }
 
