@@ -1,7 +1,9 @@
 /// What `serve` gives browsers besides data: the script a page includes, and a page showing it.
 public enum Assets {
     /// `<script src="http://127.0.0.1:8470/ambience.js"></script>`: sets `data-ambience` and
-    /// `color-scheme` on the root element and dispatches `ambiencechange` on `document`. It reads
+    /// `color-scheme` on the root element and dispatches `ambiencechange` on `document`; with a
+    /// daemon's `[whitepoint]`, sets `--ambience-cct` and `--ambience-whitepoint` (kelvin, as
+    /// numbers) on the root and dispatches `ambiencewhite` at each step of the white. It reads
     /// the events from the server it was loaded from, and keeps trying when that server is down,
     /// also at first load, when EventSource itself would give up.
     public static let script = #"""
@@ -12,12 +14,13 @@ public enum Assets {
           var base = source ? new URL(".", source) : new URL("/", location.href);
           var root = document.documentElement;
           var current = null, stream = null, delay = 1000;
-          var api = { state: null, previous: null, lux: null };
+          var api = { state: null, previous: null, lux: null, cct: null, whitepoint: null };
           window.ambience = api;
 
           function apply(event) {
             var data;
             try { data = JSON.parse(event.data); } catch (error) { return; }
+            if (data && "whitepoint" in data && data.whitepoint !== api.whitepoint) { white(data); }
             if (!data || typeof data.state !== "string" || data.state === current) { return; }
             var previous = current;
             current = data.state;
@@ -28,6 +31,17 @@ public enum Assets {
             root.style.colorScheme = data.state === "invert" ? "dark" : "light";
             document.dispatchEvent(new CustomEvent("ambiencechange", {
               detail: { state: data.state, previous: previous, lux: api.lux }
+            }));
+          }
+
+          function white(data) {
+            api.cct = typeof data.cct === "number" ? data.cct : null;
+            api.whitepoint = typeof data.whitepoint === "number" ? data.whitepoint : null;
+            [["--ambience-cct", api.cct], ["--ambience-whitepoint", api.whitepoint]].forEach(function (p) {
+              if (p[1] === null) { root.style.removeProperty(p[0]); } else { root.style.setProperty(p[0], String(p[1])); }
+            });
+            document.dispatchEvent(new CustomEvent("ambiencewhite", {
+              detail: { cct: api.cct, whitepoint: api.whitepoint }
             }));
           }
 

@@ -28,7 +28,14 @@ FakeEventSource.CLOSED = 2;
 
 const attributes = {};
 const dispatched = [];
-const root = { setAttribute(name, value) { attributes[name] = value; }, style: {} };
+const properties = {};
+const root = {
+  setAttribute(name, value) { attributes[name] = value; },
+  style: {
+    setProperty(name, value) { properties[name] = value; },
+    removeProperty(name) { delete properties[name]; },
+  },
+};
 const document = {
   currentScript: { src: "http://127.0.0.1:8470/ambience.js" },
   documentElement: root,
@@ -92,6 +99,19 @@ assert.strictEqual(root.style.colorScheme, "light");
 assert.deepStrictEqual({ ...dispatched[2].detail }, { state: "contrast", previous: "invert", lux: null });
 assert.strictEqual(window.ambience.state, "contrast");
 assert.strictEqual(window.ambience.previous, "invert");
+
+// A daemon with [whitepoint]: each step of the white sets the root's properties and says so,
+// the state unchanged; a line without the white keys leaves them alone; nulls remove them.
+stream.emit("current", JSON.stringify({ event: "current", state: "contrast", cct: 2712, whitepoint: 4000 }));
+assert.deepStrictEqual(properties, { "--ambience-cct": "2712", "--ambience-whitepoint": "4000" });
+assert.strictEqual(dispatched[3].type, "ambiencewhite");
+assert.deepStrictEqual({ ...dispatched[3].detail }, { cct: 2712, whitepoint: 4000 });
+stream.emit("current", JSON.stringify({ event: "current", state: "contrast", cct: 2712, whitepoint: 4000 }));
+stream.emit("current", JSON.stringify({ event: "current", state: "contrast" }));
+assert.strictEqual(dispatched.length, 4);
+stream.emit("current", JSON.stringify({ event: "current", state: "contrast", cct: null, whitepoint: null }));
+assert.deepStrictEqual(properties, {});
+assert.strictEqual(window.ambience.whitepoint, null);
 
 // After a successful open the back-off starts from 1 s again.
 stream.readyState = FakeEventSource.CLOSED;
