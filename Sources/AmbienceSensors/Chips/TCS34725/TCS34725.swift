@@ -37,10 +37,8 @@ public final class TCS34725: LightSensor {
     private var needsInitialisation = true
     /// When the data registers first hold a conversion made with the current settings.
     private var dataReadyAt = 0.0
-    /// Looks at STATUS that found no AVALID since the data were due.
-    private var lateChecks = 0
-    /// Gain switches made by the measurement under way.
-    private var gainSwitches = 0
+    /// The late checks and gain switches of the measurement under way.
+    private var conversion = AmsConversion()
 
     public init(
         bus: any I2CBus, address: I2CAddress = TCS34725.defaultAddress, settings: Settings = Settings(),
@@ -74,11 +72,10 @@ public final class TCS34725: LightSensor {
     // MARK: Measuring
 
     /// The datasheet's 2.4 ms cycle comes from an internal oscillator good to about 10 %: that
-    /// much is allowed on top, and the 2.4 ms warm-up after power-on, then AVALID is asked for,
-    /// late data waited for in steps of 5 % of the integration, at most 4 times.
+    /// much is allowed on top, and the 2.4 ms warm-up after power-on, then AVALID is asked for
+    /// (`AmsConversion`).
     private static let conversionMargin = 1.1
     private static let warmUp = 0.0024
-    private static let maximumLateChecks = 4
 
     private func collect() throws(SensorError) -> SensorProgress {
         if clock.now < dataReadyAt { return .pending(until: dataReadyAt) }
@@ -88,48 +85,30 @@ public final class TCS34725: LightSensor {
             return .pending(until: dataReadyAt)
         }
         let block = try registers.readBlock(from: Register.status, count: 9)
-        guard block[0] & Status.valid != 0 else {
-            lateChecks += 1
-            guard lateChecks <= Self.maximumLateChecks else {
-                throw SensorError(
-                    .unexpectedChip("no conversion completed (STATUS 0x\(hexadecimal(block[0], digits: 2)))"),
-                    sensor: description)
-            }
-            return .pending(until: clock.now + settings.integrationTime.seconds * 0.05)
+        if let again = try conversion.lookAgain(
+            status: block[0], integration: settings.integrationTime.seconds, now: clock.now,
+            sensor: description)
+        {
+            return .pending(until: again)
         }
-        lateChecks = 0
         func word(_ index: Int) -> Int { Int(block[index]) | Int(block[index + 1]) << 8 }
         let clear = word(1)
-        if settings.gain == .automatic, gainSwitches < Gain.allCases.count - 1 {
-            let wanted = preferredGain(clear: clear)
-            if wanted != gain {
-                gain = wanted
-                gainSwitches += 1
-                try applySettings()
-                return .pending(until: dataReadyAt)
-            }
+        // The clear channel is the largest: the one that saturates first.
+        if settings.gain == .automatic,
+            let next = conversion.gainSwitch(
+                from: gain,
+                to: AmsConversion.preferredGain(
+                    current: gain, brightest: Double(clear),
+                    saturation: Double(settings.integrationTime.saturationCount)))
+        {
+            gain = next
+            try applySettings()
+            return .pending(until: dataReadyAt)
         }
-        gainSwitches = 0
+        conversion.measurementStarts()
         let channels = Channels(
             clear: Double(clear), red: Double(word(3)), green: Double(word(5)), blue: Double(word(7)))
         return .reading(reading(channels))
-    }
-
-    /// Leave for the next lower gain when the clear channel (the largest) reaches 90 % of
-    /// saturation; climb only to a gain where it would stay under 40 %: a band of 2.25 between
-    /// leaving and coming back, wider than light that wobbles ±25 %, so no light level makes
-    /// the driver switch back and forth.
-    func preferredGain(clear: Int) -> Gain {
-        let counts = Double(clear)
-        let ceiling = Double(settings.integrationTime.saturationCount)
-        if counts >= 0.9 * ceiling {
-            return Gain(rawValue: gain.rawValue - 1) ?? gain
-        }
-        var chosen = gain
-        for higher in Gain.allCases where higher > gain {
-            if counts * higher.factor / gain.factor < 0.4 * ceiling { chosen = higher }
-        }
-        return chosen
     }
 
     private func reading(_ channels: Channels) -> Reading {
@@ -141,8 +120,7 @@ public final class TCS34725: LightSensor {
     // MARK: Configuring
 
     private func configureChip() throws(SensorError) {
-        gainSwitches = 0
-        lateChecks = 0
+        conversion.measurementStarts()
         let id = try registers.readByte(Register.id)
         guard Self.chipIDs.contains(id) else {
             throw SensorError(
@@ -166,7 +144,7 @@ public final class TCS34725: LightSensor {
         try registers.writeByte(Register.timing, settings.integrationTime.registerValue)
         try registers.writeByte(Register.control, gain.registerBits)
         try registers.writeByte(Register.enable, Enable.on)
-        lateChecks = 0
+        conversion.restarted()
         dataReadyAt =
             clock.now + Self.warmUp + settings.integrationTime.seconds * Self.conversionMargin + 0.002
     }
@@ -185,9 +163,5 @@ public final class TCS34725: LightSensor {
         static let powerOnly: UInt8 = 0x01
         /// PON | AEN.
         static let on: UInt8 = 0x03
-    }
-
-    enum Status {
-        static let valid: UInt8 = 0x01
     }
 }

@@ -175,3 +175,5 @@ extension TCS34725 {
         return 3810 * blue / red + 1391
     }
 }
+
+extension TCS34725.Gain: AmsGain {}

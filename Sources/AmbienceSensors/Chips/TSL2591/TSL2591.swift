@@ -34,12 +34,10 @@ public final class TSL2591: LightSensor {
     private var needsInitialisation = true
     /// When the data registers first hold a conversion made with the current settings.
     private var dataReadyAt = 0.0
-    /// Looks at STATUS that found no AVALID since the data were due.
-    private var lateChecks = 0
+    /// The late checks and gain switches of the measurement under way.
+    private var conversion = AmsConversion()
     /// C1/C0 of the latest unsaturated reading: the spectrum assumed when a channel saturates.
     private var lastUnsaturatedRatio: Double?
-    /// Gain switches made by the measurement under way.
-    private var gainSwitches = 0
 
     public init(
         bus: any I2CBus, address: I2CAddress = TSL2591.defaultAddress, settings: Settings = Settings(),
@@ -73,10 +71,9 @@ public final class TSL2591: LightSensor {
     // MARK: Measuring
 
     /// The datasheet gives 100 ms steps from an internal oscillator without a guaranteed
-    /// maximum, so 10 % (and 2 ms) is allowed on top, and then AVALID is asked for: late
-    /// data are waited for in steps of 5 % of the integration, at most 4 times.
+    /// maximum, so 10 % (and 2 ms) is allowed on top, and then AVALID is asked for
+    /// (`AmsConversion`).
     private static let conversionMargin = 1.1
-    private static let maximumLateChecks = 4
 
     private func collect() throws(SensorError) -> SensorProgress {
         if clock.now < dataReadyAt { return .pending(until: dataReadyAt) }
@@ -86,49 +83,27 @@ public final class TSL2591: LightSensor {
             return .pending(until: dataReadyAt)
         }
         let block = try registers.readBlock(from: Register.status, count: 5)
-        guard block[0] & Status.valid != 0 else {
-            lateChecks += 1
-            guard lateChecks <= Self.maximumLateChecks else {
-                throw SensorError(
-                    .unexpectedChip("no conversion completed (STATUS 0x\(hexadecimal(block[0], digits: 2)))"),
-                    sensor: description)
-            }
-            return .pending(until: clock.now + settings.integrationTime.seconds * 0.05)
+        if let again = try conversion.lookAgain(
+            status: block[0], integration: settings.integrationTime.seconds, now: clock.now,
+            sensor: description)
+        {
+            return .pending(until: again)
         }
-        lateChecks = 0
         let channel0 = UInt16(block[1]) | UInt16(block[2]) << 8
         let channel1 = UInt16(block[3]) | UInt16(block[4]) << 8
-        // Going down one gain at a time needs three switches from maximum to low; a fourth would
-        // only come from light changing during the measurement, and is left to the next one.
-        if settings.gain == .automatic, gainSwitches < Gain.allCases.count - 1 {
-            let wanted = preferredGain(channel0, channel1)
-            if wanted != gain {
-                gain = wanted
-                gainSwitches += 1
-                try applyControl()
-                return .pending(until: dataReadyAt)
-            }
+        if settings.gain == .automatic,
+            let next = conversion.gainSwitch(
+                from: gain,
+                to: AmsConversion.preferredGain(
+                    current: gain, brightest: Double(max(channel0, channel1)),
+                    saturation: Double(settings.integrationTime.saturationCount)))
+        {
+            gain = next
+            try applyControl()
+            return .pending(until: dataReadyAt)
         }
-        gainSwitches = 0
+        conversion.measurementStarts()
         return .reading(reading(channel0, channel1))
-    }
-
-    /// Leave for the next lower gain when the brighter channel reaches 90 % of saturation.
-    /// Climb only to a gain where the counts, scaled by the gain ratio, would stay under 40 %
-    /// of saturation: a band of 2.25 between leaving and coming back, wider than light that
-    /// wobbles ±25 % (a factor 1.67) and than the gains' part-to-part spread, so no light level
-    /// makes the driver switch back and forth. Climbing may skip gains: the counts say how far.
-    func preferredGain(_ channel0: UInt16, _ channel1: UInt16) -> Gain {
-        let brightest = Double(max(channel0, channel1))
-        let ceiling = Double(settings.integrationTime.saturationCount)
-        if brightest >= 0.9 * ceiling {
-            return Gain(rawValue: gain.rawValue - 1) ?? gain
-        }
-        var chosen = gain
-        for higher in Gain.allCases where higher > gain {
-            if brightest * higher.factor / gain.factor < 0.4 * ceiling { chosen = higher }
-        }
-        return chosen
     }
 
     private func reading(_ channel0: UInt16, _ channel1: UInt16) -> Reading {
@@ -155,8 +130,7 @@ public final class TSL2591: LightSensor {
     // MARK: Configuring
 
     private func configureChip() throws(SensorError) {
-        gainSwitches = 0
-        lateChecks = 0
+        conversion.measurementStarts()
         let id = try registers.readByte(Register.id)
         guard id == Self.chipID else {
             throw SensorError(
@@ -180,7 +154,7 @@ public final class TSL2591: LightSensor {
         try registers.writeByte(Register.enable, Enable.powerOnly)
         try registers.writeByte(Register.control, control)
         try registers.writeByte(Register.enable, Enable.on)
-        lateChecks = 0
+        conversion.restarted()
         dataReadyAt = clock.now + settings.integrationTime.seconds * Self.conversionMargin + 0.002
     }
 
@@ -197,9 +171,5 @@ public final class TSL2591: LightSensor {
         static let powerOnly: UInt8 = 0x01
         /// PON | AEN.
         static let on: UInt8 = 0x03
-    }
-
-    enum Status {
-        static let valid: UInt8 = 0x01
     }
 }

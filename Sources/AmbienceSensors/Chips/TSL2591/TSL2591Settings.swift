@@ -136,3 +136,5 @@ extension TSL2591 {
         return (channel0 - channel1) * (1 - channel1 / channel0) / countsPerLux
     }
 }
+
+extension TSL2591.Gain: AmsGain {}
