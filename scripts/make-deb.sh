@@ -175,12 +175,12 @@ Section: misc
 Priority: optional
 Description: ambient light to kiosk theme daemon for single-board computers
  Ambience reads an ambient light sensor (BH1750, TSL2561, VEML7700, TSL2591,
- OPT3001 or TCS34725 on I2C through /dev/i2c-N, or any that a kernel driver has, through
- IIO), smooths the light level and picks one of three display states
- (invert for a dark room, regular, contrast for sunlight on the screen) with a
- latency-bounded hysteresis engine. The state lights GPIO indicator lines
- (libgpiod), is written as JSON lines to named pipes a kiosk reads, and is kept
- in a state file; a control pipe lets an operator override it.
+ OPT3001 or TCS34725 on I2C through /dev/i2c-N, or any that a kernel driver
+ has, through IIO), smooths the light level and picks one of three display
+ states (invert for a dark room, regular, contrast for sunlight on the screen)
+ with a latency-bounded hysteresis engine. The state lights GPIO indicator
+ lines (libgpiod), is written as JSON lines to named pipes a kiosk reads, and
+ is kept in a state file; a control pipe lets an operator override it.
  .
  The package carries the daemon and its tools (probe, check, override, status,
  watch, simulate, replay, record, plot), the programs that carry the state
