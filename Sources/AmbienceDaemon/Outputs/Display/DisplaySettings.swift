@@ -122,12 +122,7 @@ extension DaemonConfiguration {
                     : "must be 0.25 to 1440 minutes of darkness, not \(ConfigurationFormat.number(minutes))"
             }),
         .number("wake_after", get: { $0.wakeAfter }, set: { $0.wakeAfter = $1 }),
-        .value(
-            "awake", read: { name, section, decoder in decodeWindows(name, in: section, decoder: &decoder) },
-            write: { windows in
-                "[" + windows.map { TOMLWriter.string($0.description) }.joined(separator: ", ") + "]"
-            },
-            get: { $0.awake }, set: { $0.awake = $1 }),
+        dailyWindows("awake", get: { $0.awake }, set: { $0.awake = $1 }),
         .boolean("touch", get: { $0.touch }, set: { $0.touch = $1 }),
     ])
 
@@ -140,8 +135,21 @@ extension DaemonConfiguration {
         }
     }
 
-    /// `["07:00-22:00", …]`: times of day (`[display] awake`, `[whitepoint] night`).
-    static func decodeWindows(
+    /// A key of times of day, read and written as `["07:00-22:00", …]` (`[display] awake`,
+    /// `[whitepoint] night`).
+    static func dailyWindows<Settings>(
+        _ name: String, get: @escaping @Sendable (Settings) -> [DailyWindow]?,
+        set: @escaping @Sendable (inout Settings, [DailyWindow]) -> Void
+    ) -> ConfigurationKey<Settings> {
+        .value(
+            name, read: { name, section, decoder in decodeWindows(name, in: section, decoder: &decoder) },
+            write: { windows in
+                "[" + windows.map { TOMLWriter.string($0.description) }.joined(separator: ", ") + "]"
+            },
+            get: get, set: set)
+    }
+
+    private static func decodeWindows(
         _ name: String, in section: ConfigurationDecoder.Section, decoder: inout ConfigurationDecoder
     ) -> [DailyWindow]? {
         guard let (value, file) = decoder.value(name, in: section) else { return nil }

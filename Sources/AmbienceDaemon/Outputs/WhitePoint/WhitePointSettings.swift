@@ -1,6 +1,5 @@
 import AmbienceConfig
 import AmbienceCore
-import TOML
 
 /// `[whitepoint]` (docs/whitepoint.md): the display's white follows the room's colour, from a
 /// colour sensor. Off unless the table is present.
@@ -65,12 +64,7 @@ extension DaemonConfiguration {
         .number("dwell", get: { $0.dwell }, set: { $0.dwell = $1 }),
         .number("deadband", get: { $0.deadband }, set: { $0.deadband = $1 }),
         .number("ramp", get: { $0.rampRate }, set: { $0.rampRate = $1 }),
-        .value(
-            "night", read: { name, section, decoder in decodeWindows(name, in: section, decoder: &decoder) },
-            write: { windows in
-                "[" + windows.map { TOMLWriter.string($0.description) }.joined(separator: ", ") + "]"
-            },
-            get: { $0.night }, set: { $0.night = $1 }),
+        dailyWindows("night", get: { $0.night }, set: { $0.night = $1 }),
         .number("night_kelvin", get: { $0.nightKelvin }, set: { $0.nightKelvin = $1 }),
     ])
 

@@ -29,6 +29,8 @@ public final class TCS34725Emulator: I2CDeviceEmulator {
     private var selected = 0
     private var autoIncrements = true
     /// ATIME and CONTROL, which the integration under way took at its start.
+    /// The channels' shares of the last colour temperature converted under.
+    private var shares: (kelvin: Double, values: [Double])?
     private var integration = ContinuousIntegration<Timing>(
         start: 0, setting: Timing(atime: 0xFF, control: 0))
 
@@ -127,7 +129,16 @@ public final class TCS34725Emulator: I2CDeviceEmulator {
         let lux = max(0, light(midpoint))
         let countsPerLux = Double(cycles) * 2.4 * gain / TCS34725.deviceFactor * TCS34725Spectra.scale
         let fullScale = Double(min(65535, 1024 * cycles))
-        for (register, share) in zip([0x14, 0x16, 0x18, 0x1A], Self.channelShares(kelvin: kelvin(lux))) {
+        let kelvin = kelvin(lux)
+        // A room's colour seldom changes between conversions: its spectrum is integrated once.
+        let values: [Double]
+        if let cached = shares, cached.kelvin == kelvin {
+            values = cached.values
+        } else {
+            values = Self.channelShares(kelvin: kelvin)
+            shares = (kelvin, values)
+        }
+        for (register, share) in zip([0x14, 0x16, 0x18, 0x1A], values) {
             setWord(UInt16(min(fullScale, (lux * countsPerLux * share).rounded(.down))), at: register)
         }
         registers[0x13] |= 0x01
